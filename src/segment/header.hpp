@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// The shared structures at fixed places in the segment: the header (first
+// page) and the rank table. Each field names its writer.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <type_traits>
+
+#include "base/cache_line.hpp"
+#include "segment/layout.hpp"
+
+namespace shmpi::segment {
+
+enum class RankState : std::uint32_t {
+  kEmpty = 0,      // spare slot, no process
+  kStarting = 1,   // forked by the launcher, MPI not initialized yet
+  kRunning = 2,    // inside MPI_Init .. MPI_Finalize
+  kFinalized = 3,  // MPI_Finalize done
+  kDead = 4,       // the launcher saw it die before finalizing
+};
+
+struct SegmentHeader {
+  // Written once by the creator before any rank starts; read-only after.
+  std::uint64_t magic;
+  std::uint32_t layout_version;
+  std::uint32_t nranks;
+  std::uint64_t size_bytes;
+  std::uint64_t job_id;
+  std::int32_t launcher_pid;  // 0 when a program runs without shmpirun
+  std::uint32_t reserved0;
+  SegmentConfig config;
+
+  // Abort line. Written by any rank (MPI_Abort) or by the launcher (a rank
+  // died); read by everyone while waiting.
+  alignas(kFalseSharingRange) std::atomic<std::uint32_t> abort_flag;
+  std::atomic<std::int32_t> abort_code;
+  std::atomic<std::int32_t> abort_rank;  // -1: the launcher raised it
+};
+static_assert(std::is_standard_layout_v<SegmentHeader>, "shared by offset");
+static_assert(sizeof(SegmentHeader) <= kPageSize, "the header owns the first page");
+static_assert(std::atomic<std::uint32_t>::is_always_lock_free &&
+                  std::atomic<std::int32_t>::is_always_lock_free &&
+                  std::atomic<std::uint64_t>::is_always_lock_free,
+              "atomics shared between processes must be address-free");
+
+// One per rank slot. Written by the rank itself (pid, state, placement) and
+// by the launcher (kStarting before fork, kDead after reaping); read by all.
+struct alignas(kFalseSharingRange) RankInfo {
+  std::atomic<std::int32_t> pid;
+  std::atomic<std::uint32_t> state;  // RankState
+  std::int32_t core;                 // -1 when not bound
+  std::int32_t numa_node;
+  std::uint64_t gpid;  // (process-group id << 32) | rank in that group
+};
+static_assert(sizeof(RankInfo) == kRankInfoBytes, "layout.hpp reserves 128 B per rank");
+
+// Per-rank control block, first in the rank's region. The wake word is
+// written by its owner (sets kSleeping before a futex wait) and by wakers
+// (clear kSleeping, then FUTEX_WAKE); the doorbell bits are set by senders
+// whose ring to this rank was parked and cleared by the owner.
+struct alignas(kFalseSharingRange) RankControl {
+  static constexpr std::uint32_t kSleeping = 1;  // bit 0; the rest is a change count
+  std::atomic<std::uint32_t> wake_word;
+  std::uint32_t reserved;
+  // Bit s of doorbell[s / 64]: sender s pushed into a parked ring.
+  std::atomic<std::uint64_t> doorbell[kMaxCapacity / 64];
+};
+static_assert(sizeof(RankControl) <= kRankControlBytes, "layout.hpp reserves 256 B");
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "address-free");
+
+}  // namespace shmpi::segment

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "segment/shared_heap.hpp"
+
+#include <boost/interprocess/creation_tags.hpp>
+#include <boost/interprocess/managed_external_buffer.hpp>
+#include <new>
+
+namespace shmpi::segment {
+
+namespace bip = boost::interprocess;
+
+struct SharedHeap::Impl {
+  bip::managed_external_buffer buffer;
+  const std::byte* base;
+  std::size_t bytes;
+};
+
+SharedHeap::SharedHeap(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SharedHeap::~SharedHeap() = default;
+
+std::unique_ptr<SharedHeap> SharedHeap::create(void* base, std::size_t bytes) {
+  auto impl = std::make_unique<Impl>(
+      Impl{bip::managed_external_buffer(bip::create_only, base, bytes),
+           static_cast<const std::byte*>(base), bytes});
+  return std::unique_ptr<SharedHeap>(new SharedHeap(std::move(impl)));
+}
+
+std::unique_ptr<SharedHeap> SharedHeap::open(void* base, std::size_t bytes) {
+  auto impl = std::make_unique<Impl>(
+      Impl{bip::managed_external_buffer(bip::open_only, base, bytes),
+           static_cast<const std::byte*>(base), bytes});
+  return std::unique_ptr<SharedHeap>(new SharedHeap(std::move(impl)));
+}
+
+void* SharedHeap::allocate(std::size_t bytes) noexcept {
+  try {
+    return impl_->buffer.allocate_aligned(bytes == 0 ? 1 : bytes, 64, std::nothrow);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void SharedHeap::deallocate(void* pointer) noexcept {
+  if (pointer != nullptr) {
+    impl_->buffer.deallocate(pointer);
+  }
+}
+
+bool SharedHeap::owns(const void* pointer) const noexcept {
+  auto p = static_cast<const std::byte*>(pointer);
+  return p >= impl_->base && p < impl_->base + impl_->bytes;
+}
+
+std::size_t SharedHeap::free_bytes() const noexcept {
+  return impl_->buffer.get_free_memory();
+}
+
+}  // namespace shmpi::segment

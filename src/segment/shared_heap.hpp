@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// SharedHeap: the segment's heap region managed by Boost.Interprocess (the
+// only user of it). Blocks are identified across processes by segment
+// offset. Allocation takes Boost's process-shared mutex: it is for
+// MPI_Alloc_mem and cold-path staging, never the small-message path.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+namespace shmpi::segment {
+
+class SharedHeap {
+ public:
+  // create: builds the allocator's bookkeeping in [base, base + bytes).
+  // open: attaches to bookkeeping another process built.
+  static std::unique_ptr<SharedHeap> create(void* base, std::size_t bytes);
+  static std::unique_ptr<SharedHeap> open(void* base, std::size_t bytes);
+  ~SharedHeap();
+  SharedHeap(const SharedHeap&) = delete;
+  SharedHeap& operator=(const SharedHeap&) = delete;
+
+  // nullptr when the heap is exhausted. Blocks are 64-byte aligned.
+  void* allocate(std::size_t bytes) noexcept;
+  void deallocate(void* pointer) noexcept;
+  bool owns(const void* pointer) const noexcept;
+  std::size_t free_bytes() const noexcept;
+
+ private:
+  struct Impl;
+  explicit SharedHeap(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace shmpi::segment
