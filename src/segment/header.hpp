@@ -55,15 +55,20 @@ struct alignas(kFalseSharingRange) RankInfo {
 };
 static_assert(sizeof(RankInfo) == kRankInfoBytes, "layout.hpp reserves 128 B per rank");
 
-// Per-rank control block, first in the rank's region. The wake word is
-// written by its owner (sets kSleeping before a futex wait) and by wakers
-// (clear kSleeping, then FUTEX_WAKE); the doorbell bits are set by senders
-// whose ring to this rank was parked and cleared by the owner.
+// Per-rank control block, first in the rank's region.
+//
+// wake_word: bits 0..7 count the rank's threads that are asleep (or about to
+// sleep) on it; bits 8..31 are a wake sequence. A sleeper increments the
+// count, fences, re-checks its condition and FUTEX_WAITs on the value it
+// saw; a waker that sees a non-zero count bumps the sequence (so a sleeper
+// that has not reached FUTEX_WAIT yet fails it) and FUTEX_WAKEs. Written by
+// the owner (count) and by any waker (sequence); see segment/wake_word.hpp.
+//
+// doorbell: bit s of doorbell[s / 64] is set by sender s (fetch_or) when it
+// pushed into a ring this rank had parked; cleared by the owner (exchange).
 struct alignas(kFalseSharingRange) RankControl {
-  static constexpr std::uint32_t kSleeping = 1;  // bit 0; the rest is a change count
   std::atomic<std::uint32_t> wake_word;
   std::uint32_t reserved;
-  // Bit s of doorbell[s / 64]: sender s pushed into a parked ring.
   std::atomic<std::uint64_t> doorbell[kMaxCapacity / 64];
 };
 static_assert(sizeof(RankControl) <= kRankControlBytes, "layout.hpp reserves 256 B");

@@ -33,7 +33,7 @@ inline constexpr std::size_t kRankInfoBytes = 128;
 inline constexpr std::size_t kRankControlBytes = 256;
 inline constexpr std::size_t kRingHeaderBytes = 128;
 inline constexpr std::size_t kCellBytes = 64;
-inline constexpr std::size_t kPoolHeaderBytes = 128;
+inline constexpr std::size_t kPoolHeaderBytes = 256;
 inline constexpr std::size_t kRendezvousSlotBytes = 1024;
 
 struct SegmentConfig {

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// The sleep/wake protocol on a rank's wake word (RankControl::wake_word).
+//
+// Every event source (ring push, chunk publish, flag for a waiting peer,
+// barrier release, abort) does: release store of the event, then
+// wake_if_sleeping(target). A waiter does sleep_until_woken(): announce,
+// fence, re-check, FUTEX_WAIT. The two seq_cst fences forbid the
+// store->load reorderings that would lose a wake-up (Dekker): either the
+// waiter's re-check sees the event, or the waker sees the sleeper count.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "base/futex.hpp"
+#include "segment/header.hpp"
+
+namespace shmpi::segment {
+
+inline constexpr std::uint32_t kSleeperMask = 0xff;
+inline constexpr std::uint32_t kWakeIncrement = 0x100;
+
+[[gnu::cold]] inline void wake_now(RankControl& target) noexcept {
+  // Relaxed: the futex syscall orders it; the change makes a sleeper that
+  // has not entered FUTEX_WAIT yet return at once.
+  target.wake_word.fetch_add(kWakeIncrement, std::memory_order_relaxed);
+  base::futex_wake_all(target.wake_word);
+}
+
+// Call after the release store that publishes an event `target` may wait for.
+inline void wake_if_sleeping(RankControl& target) noexcept {
+  // seq_cst fence: our event store must be visible before we read the
+  // sleeper count (pairs with the fence in sleep_until_woken()).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if ((target.wake_word.load(std::memory_order_relaxed) & kSleeperMask) != 0) [[unlikely]] {
+    wake_now(target);
+  }
+}
+
+// Sleeps on the caller's own wake word until woken or timeout_ns passes,
+// unless ready() is already true after announcing the sleep.
+template <typename Ready>
+void sleep_until_woken(RankControl& own, std::int64_t timeout_ns, Ready&& ready) noexcept {
+  // seq_cst RMW + fence: the announcement is visible before we re-check
+  // (pairs with the fence in wake_if_sleeping()).
+  std::uint32_t seen = own.wake_word.fetch_add(1, std::memory_order_seq_cst) + 1;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (!ready()) {
+    base::futex_wait(own.wake_word, seen, timeout_ns);
+  }
+  // Relaxed: only the count matters; nobody synchronises on the decrement.
+  own.wake_word.fetch_sub(1, std::memory_order_relaxed);
+}
+
+}  // namespace shmpi::segment

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// ChunkPool: a receiver's staging chunks for bulk data. Up to 64 chunks,
+// tracked by one free bitmap. Any sender may take chunks (CAS on the
+// bitmap); only the owning receiver returns them (fetch_or), after it has
+// copied their data out. A sender that found no chunk registers in the
+// want bitmap, and the receiver wakes it when it frees chunks.
+//
+// Memory ordering: a sender's acquire CAS that takes a chunk pairs with the
+// receiver's release fetch_or that returned it, so the sender's writes into
+// the chunk happen after the receiver's reads of its previous contents.
+#pragma once
+
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+#include "base/cache_line.hpp"
+#include "segment/layout.hpp"
+
+namespace shmpi::shm_queues {
+
+struct ChunkPoolShared {
+  // Free line: taken by senders, returned by the owner.
+  alignas(kFalseSharingRange) std::atomic<std::uint64_t> free_mask;
+  // Want line: bit s set by sender s when it found the pool empty; cleared
+  // (exchange) by the owner, who then wakes those senders.
+  alignas(kFalseSharingRange) std::atomic<std::uint64_t> want[segment::kMaxCapacity / 64];
+};
+static_assert(sizeof(ChunkPoolShared) == segment::kPoolHeaderBytes, "layout.hpp reserves 256 B");
+static_assert(std::is_standard_layout_v<ChunkPoolShared>, "shared by offset");
+
+inline std::uint64_t all_chunks_mask(std::uint32_t chunks) {
+  return chunks >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << chunks) - 1;
+}
+
+// Takes the lowest free chunk if more than `keep_free` chunks are free.
+[[nodiscard]] inline std::optional<std::uint32_t> take_chunk(ChunkPoolShared& pool,
+                                                             int keep_free) noexcept {
+  // Relaxed: the CAS below is the synchronising operation.
+  std::uint64_t mask = pool.free_mask.load(std::memory_order_relaxed);
+  while (mask != 0) {
+    if (std::popcount(mask) <= keep_free) {
+      return std::nullopt;
+    }
+    std::uint64_t lowest = mask & (~mask + 1);
+    // Acquire: pairs with the owner's release in return_chunks().
+    if (pool.free_mask.compare_exchange_weak(mask, mask & ~lowest, std::memory_order_acquire,
+                                             std::memory_order_relaxed)) {
+      return static_cast<std::uint32_t>(std::countr_zero(lowest));
+    }
+  }
+  return std::nullopt;
+}
+
+inline void return_chunks(ChunkPoolShared& pool, std::uint64_t chunks) noexcept {
+  // Release: our reads of the chunks' data happen before a sender refills them.
+  pool.free_mask.fetch_or(chunks, std::memory_order_release);
+}
+
+}  // namespace shmpi::shm_queues

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// SpscRing: the lock-free ring that carries messages from one sender process
+// to one receiver process. 64-byte cells, each with its own sequence word, so
+// the receiver polls the next expected cell directly and a one-cell message
+// costs exactly one cache-line transfer.
+//
+// Contract: exactly one producer process (the sender, through RingProducer)
+// and one consumer process (the receiver, through RingConsumer) per ring;
+// any other use is undefined. Neither side blocks: "full" and "empty" are
+// reported, never waited on.
+//
+// Sequence word of the cell at monotonic index i (slot i % N, lap i / N):
+//   full(i)   = 2 * lap + 1   written by the producer when the cell holds a
+//                             message header published at index i
+//   parked(i) = 2 * lap + 2   written by the consumer when it stops polling
+//                             this ring with i as its next index
+//   kContinuation = 0         a cell holding the tail of a multi-cell message
+// Odd values are never written by anything but the producer, so a stale cell
+// from an earlier lap never looks like full(i).
+//
+// Parking: the consumer may stop polling an idle ring by replacing the stale
+// sequence of its next cell with parked(i) (CAS, so it cannot hide a message
+// that just arrived). The producer publishes with an exchange; if it gets
+// parked(i) back, the consumer is not polling and the producer must ring the
+// receiver's doorbell. That keeps the receiver's progress O(active peers)
+// while costing the producer no extra cache line: it owns the cell anyway.
+//
+// Memory ordering: the producer's exchange is a release of the cell's body
+// and of any continuation cells; the consumer's acquire load of the sequence
+// pairs with it. The consumer's release store of read_index_ pairs with the
+// producer's acquire load when its cached copy says the ring may be full, so
+// the producer never overwrites a cell the consumer still reads.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "base/cache_line.hpp"
+#include "segment/layout.hpp"
+
+namespace shmpi::shm_queues {
+
+struct alignas(kCacheLineSize) Cell {
+  static constexpr std::size_t kBodyBytes = kCacheLineSize - sizeof(std::uint32_t);
+  std::atomic<std::uint32_t> seq;
+  std::byte body[kBodyBytes];
+};
+static_assert(sizeof(Cell) == segment::kCellBytes, "one cell is one cache line");
+static_assert(std::atomic<std::uint32_t>::is_always_lock_free, "address-free atomics");
+
+// The shared part of a ring, at SegmentLayout::ring_offset(sender, receiver).
+struct RingShared {
+  // Consumer line: written by the consumer only, read by the producer only
+  // when its cached copy says the ring may be full.
+  alignas(kFalseSharingRange) std::atomic<std::uint64_t> read_index;
+  // Cells follow at +kRingHeaderBytes.
+};
+static_assert(sizeof(RingShared) == segment::kRingHeaderBytes,
+              "layout.hpp reserves one 128-byte header per ring");
+static_assert(std::is_standard_layout_v<RingShared>, "shared by offset");
+
+constexpr std::uint32_t seq_full(std::uint64_t index, unsigned log2_cells) {
+  return static_cast<std::uint32_t>((index >> log2_cells) * 2 + 1);
+}
+constexpr std::uint32_t seq_parked(std::uint64_t index, unsigned log2_cells) {
+  return static_cast<std::uint32_t>((index >> log2_cells) * 2 + 2);
+}
+inline constexpr std::uint32_t kContinuation = 0;
+
+// The sender's view of one ring. Its indices are process-local: only the
+// producer writes cells, so only it needs to know where it is.
+class RingProducer {
+ public:
+  RingProducer() = default;
+  RingProducer(std::byte* ring_memory, std::uint32_t cells);
+
+  bool attached() const { return shared_ != nullptr; }
+  // True if `cells` more cells fit. Reads the consumer line only when the
+  // cached read index says they may not.
+  [[nodiscard]] bool has_room(std::uint32_t cells) noexcept {
+    if (write_index_ + cells - read_index_cache_ <= capacity_) [[likely]] {
+      return true;
+    }
+    // Acquire: pairs with the consumer's release in RingConsumer::release();
+    // the cells it has moved past are no longer read.
+    read_index_cache_ = shared_->read_index.load(std::memory_order_acquire);
+    return write_index_ + cells - read_index_cache_ <= capacity_;
+  }
+  // The cell at write position + k (k < cells reserved with has_room()).
+  Cell& cell(std::uint32_t k) noexcept { return cells_[(write_index_ + k) & mask_]; }
+  // Publishes a message of `cells` cells: the caller has filled cell(0)'s
+  // body and cells 1..cells-1 (whose seq it set to kContinuation, relaxed).
+  // Returns true if the consumer had parked this ring (ring its doorbell).
+  [[nodiscard]] bool publish(std::uint32_t cells) noexcept {
+    Cell& head = cells_[write_index_ & mask_];
+    // Release: publishes head's body and the continuation cells. Acquire:
+    // orders our later doorbell store after seeing the consumer's park.
+    std::uint32_t previous =
+        head.seq.exchange(seq_full(write_index_, log2_cells_), std::memory_order_acq_rel);
+    bool was_parked = previous == seq_parked(write_index_, log2_cells_);
+    write_index_ += cells;
+    return was_parked;
+  }
+  std::uint32_t capacity() const { return capacity_; }
+
+ private:
+  RingShared* shared_ = nullptr;
+  Cell* cells_ = nullptr;
+  std::uint64_t write_index_ = 0;
+  std::uint64_t read_index_cache_ = 0;  // stale copy of shared_->read_index
+  std::uint32_t capacity_ = 0;
+  std::uint32_t mask_ = 0;
+  unsigned log2_cells_ = 0;
+};
+
+// The receiver's view of one ring.
+class RingConsumer {
+ public:
+  RingConsumer() = default;
+  RingConsumer(std::byte* ring_memory, std::uint32_t cells);
+
+  bool attached() const { return shared_ != nullptr; }
+  // The next message's head cell, or nullptr if none has been published.
+  [[nodiscard]] const Cell* peek() const noexcept {
+    const Cell& head = cells_[read_index_ & mask_];
+    // Acquire: pairs with the producer's exchange in publish(); the body and
+    // the continuation cells are visible once the sequence is full(i).
+    if (head.seq.load(std::memory_order_acquire) == seq_full(read_index_, log2_cells_)) {
+      return &head;
+    }
+    return nullptr;
+  }
+  const Cell& cell(std::uint32_t k) const noexcept {
+    return cells_[(read_index_ + k) & mask_];
+  }
+  // Frees the `cells` cells of the message just consumed.
+  void release(std::uint32_t cells) noexcept {
+    read_index_ += cells;
+    // Release: our reads of those cells happen before the producer reuses
+    // them (pairs with its acquire in has_room()).
+    shared_->read_index.store(read_index_, std::memory_order_release);
+  }
+  // Stops polling: marks the next cell parked unless a message is there.
+  // Returns false if a message arrived (keep polling).
+  [[nodiscard]] bool try_park() noexcept;
+  // At start-up, before any producer can push: parks the ring at index 0.
+  static void park_initial(std::byte* ring_memory) noexcept;
+
+ private:
+  RingShared* shared_ = nullptr;
+  Cell* cells_ = nullptr;
+  std::uint64_t read_index_ = 0;
+  std::uint32_t mask_ = 0;
+  unsigned log2_cells_ = 0;
+};
+
+}  // namespace shmpi::shm_queues
