@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// MPI error codes: the error classes of mpi.h plus codes that carry a message,
+// and the text MPI_Error_string gives for each.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace shmpi::mpi {
+
+// Error code encoding. Every error class (0..MPI_ERR_LASTCODE) is also an
+// error code and means just the class. A code with a message is
+//
+//   code = mpi_class + kDetailRadix * detail_index
+//
+// with 0 <= mpi_class < kDetailRadix and detail_index >= kFirstDetailIndex,
+// so every such code is above MPI_ERR_LASTCODE (0x3fff) and can never be
+// mistaken for a class, including the MPI_T classes (1001..) and classes that
+// MPI_Add_error_class may add later (they must stay below kDetailRadix to
+// carry messages). detail_index names an interned message: the same message
+// always gets the same index, whatever its class.
+inline constexpr int kDetailRadix = 256;
+inline constexpr int kFirstDetailIndex = 64;
+// At most this many distinct messages are kept; later new messages give the
+// bare class (messages should not embed unbounded values like addresses).
+inline constexpr int kMaxDetailMessages = 16384;
+
+// Returns an error code of class `mpi_class` whose MPI_Error_string is
+// `detail` (copied; an empty or null detail gives `mpi_class` itself, and so
+// does a class that cannot carry a message). Thread-safe, callable before
+// MPI_Init; never allocates once a message is interned.
+int make_error_code(int mpi_class, std::string_view detail) noexcept;
+int make_error_code(int mpi_class, const char* detail) noexcept;
+
+// True for the predefined error classes of mpi.h (MPI_SUCCESS,
+// MPI_ERR_BUFFER..MPI_ERR_SESSION and the MPI_T_ERR_* classes).
+bool is_predefined_class(int mpi_class) noexcept;
+
+// The class of `code`, or -1 when `code` is not a valid error code.
+int error_class_of(int code) noexcept;
+
+// The text of `code`: the message of a code made by make_error_code, else
+// the description of its class. Empty when `code` is not valid. The text
+// stays valid until the process exits.
+std::string_view error_string(int code) noexcept;
+
+// Copies `text` into `out` (capacity `out_size` bytes, at least 1), cut to
+// fit and NUL-terminated; returns the number of characters copied. For the
+// MPI functions that return strings (MPI_Error_string, MPI_Get_*_name, ...).
+int copy_string(std::string_view text, char* out,
+                std::size_t out_size) noexcept;
+
+}  // namespace shmpi::mpi
