@@ -488,13 +488,12 @@ typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
 typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
                                           void* attribute_val,
                                           void* extra_state);
-typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype,
-                                        int type_keyval, void* extra_state,
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval,
+                                        void* extra_state,
                                         void* attribute_val_in,
                                         void* attribute_val_out, int* flag);
 typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype,
-                                          int type_keyval,
-                                          void* attribute_val,
+                                          int type_keyval, void* attribute_val,
                                           void* extra_state);
 typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval,
                                        void* extra_state,
@@ -507,14 +506,12 @@ typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
 typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void* extra_state,
                               void* attribute_val_in, void* attribute_val_out,
                               int* flag);
-typedef int MPI_Delete_function(MPI_Comm comm, int keyval,
-                                void* attribute_val, void* extra_state);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void* attribute_val,
+                                void* extra_state);
 
-typedef void MPI_Comm_errhandler_function(MPI_Comm* comm, int* error_code,
-                                          ...);
+typedef void MPI_Comm_errhandler_function(MPI_Comm* comm, int* error_code, ...);
 typedef void MPI_Win_errhandler_function(MPI_Win* win, int* error_code, ...);
-typedef void MPI_File_errhandler_function(MPI_File* file, int* error_code,
-                                          ...);
+typedef void MPI_File_errhandler_function(MPI_File* file, int* error_code, ...);
 typedef void MPI_Session_errhandler_function(MPI_Session* session,
                                              int* error_code, ...);
 /* Deprecated names of the error handler types. */
@@ -527,12 +524,11 @@ typedef int MPI_Grequest_query_function(void* extra_state, MPI_Status* status);
 typedef int MPI_Grequest_free_function(void* extra_state);
 typedef int MPI_Grequest_cancel_function(void* extra_state, int complete);
 
-typedef int MPI_Datarep_extent_function(MPI_Datatype datatype,
-                                        MPI_Aint* extent, void* extra_state);
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint* extent,
+                                        void* extra_state);
 typedef int MPI_Datarep_conversion_function(void* userbuf,
                                             MPI_Datatype datatype, int count,
-                                            void* filebuf,
-                                            MPI_Offset position,
+                                            void* filebuf, MPI_Offset position,
                                             void* extra_state);
 typedef int MPI_Datarep_conversion_function_c(void* userbuf,
                                               MPI_Datatype datatype,
@@ -570,29 +566,25 @@ SHMPI_API int MPI_WIN_NULL_COPY_FN(MPI_Win oldwin, int win_keyval,
                                    void* extra_state, void* attribute_val_in,
                                    void* attribute_val_out,
                                    int* flag) SHMPI_NOEXCEPT;
-SHMPI_API int MPI_WIN_DUP_FN(MPI_Win oldwin, int win_keyval,
-                             void* extra_state, void* attribute_val_in,
-                             void* attribute_val_out,
+SHMPI_API int MPI_WIN_DUP_FN(MPI_Win oldwin, int win_keyval, void* extra_state,
+                             void* attribute_val_in, void* attribute_val_out,
                              int* flag) SHMPI_NOEXCEPT;
 SHMPI_API int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval,
                                      void* attribute_val,
                                      void* extra_state) SHMPI_NOEXCEPT;
 /* Deprecated since MPI 2.0, still part of MPI 4.0. */
 SHMPI_API int MPI_NULL_COPY_FN(MPI_Comm oldcomm, int keyval, void* extra_state,
-                               void* attribute_val_in,
-                               void* attribute_val_out,
+                               void* attribute_val_in, void* attribute_val_out,
                                int* flag) SHMPI_NOEXCEPT;
 SHMPI_API int MPI_DUP_FN(MPI_Comm oldcomm, int keyval, void* extra_state,
                          void* attribute_val_in, void* attribute_val_out,
                          int* flag) SHMPI_NOEXCEPT;
-SHMPI_API int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval,
-                                 void* attribute_val,
+SHMPI_API int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void* attribute_val,
                                  void* extra_state) SHMPI_NOEXCEPT;
 
 /* "No conversion" for MPI_Register_datarep: a null function pointer. */
 #define MPI_CONVERSION_FN_NULL SHMPI_NULL(MPI_Datarep_conversion_function*)
-#define MPI_CONVERSION_FN_NULL_C \
-  SHMPI_NULL(MPI_Datarep_conversion_function_c*)
+#define MPI_CONVERSION_FN_NULL_C SHMPI_NULL(MPI_Datarep_conversion_function_c*)
 
 /* ---- Tool information interface (MPI_T) --------------------------------- */
 
@@ -685,6 +677,7 @@ typedef void MPI_T_event_dropped_cb_function(
 /* ---- Functions ----------------------------------------------------------- */
 
 /* BEGIN GENERATED PROTOTYPES (tools/gen_unsupported.py) */
+/* clang-format off */
 
 /* Point-to-point communication */
 
@@ -4472,6 +4465,7 @@ SHMPI_API MPI_Fint PMPI_Win_c2f(MPI_Win win) SHMPI_NOEXCEPT;
 SHMPI_API MPI_Win MPI_Win_f2c(MPI_Fint win) SHMPI_NOEXCEPT;
 SHMPI_API MPI_Win PMPI_Win_f2c(MPI_Fint win) SHMPI_NOEXCEPT;
 
+/* clang-format on */
 /* END GENERATED PROTOTYPES */
 
 #if defined(__cplusplus)

@@ -40,8 +40,9 @@ bool is_predefined_class(int mpi_class) noexcept;
 int error_class_of(int code) noexcept;
 
 // The text of `code`: the message of a code made by make_error_code, else
-// the description of its class. Empty when `code` is not valid. The text
-// stays valid until the process exits.
+// the description of its class. Empty when `code` is not valid. The text is
+// NUL-terminated (data() is a C string) and stays valid until the process
+// exits.
 std::string_view error_string(int code) noexcept;
 
 // Copies `text` into `out` (capacity `out_size` bytes, at least 1), cut to
