@@ -1,0 +1,447 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# One command for the comparison of shmpi with MPICH and Open MPI: builds the
+# MPI benchmark programs of bench/mpi with each implementation, runs them side
+# by side (interleaved, repeated, medians taken), runs the physical floor, and
+# prints a markdown report to stdout and to <build>/bench-report.md.
+# Needs bash, coreutils (timeout, sort) and awk; python3 is not needed.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: bench/compare.sh [options]
+  --build DIR      shmpi build tree (default: $SHMPI_BUILD_DIR, else <repo>/build);
+                   the shmpi column appears when DIR/launcher/shmpirun and
+                   DIR/src/mpi/libshmpi.so exist; work files go to DIR/bench-compare
+  --shmpicc PATH   build shmpi's side with this compiler wrapper instead (installed
+                   shmpi); shmpirun is taken from the same directory
+  --only LIST      comma-separated subset of: shmpi,mpich,openmpi
+  --quick          one repetition, short batches (about a minute in all)
+  --reps N         repetitions of every run (default 3; medians are reported)
+  --cores A,B      the two cores of the floor program (default 0,1)
+  --np-many N      ranks of the oversubscribed collective run (default 8)
+  --timeout S      limit of one program run in seconds (default 60, quick 30)
+  --out FILE       report file (default: <build>/bench-report.md)
+  --no-floor       skip the floor program
+  --wait-quiet S   first wait up to S seconds for the CPUs to be idle (other
+                   processes under 10% of the machine over one second)
+EOF
+}
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${SHMPI_BUILD_DIR:-$repo/build}
+shmpicc=""
+only="shmpi,mpich,openmpi"
+quick=0
+reps=""
+cores="0,1"
+np_many=8
+run_timeout=""
+out=""
+floor=1
+wait_quiet=0
+
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --shmpicc) shmpicc=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --reps) reps=$2; shift 2 ;;
+    --cores) cores=$2; shift 2 ;;
+    --np-many) np_many=$2; shift 2 ;;
+    --timeout) run_timeout=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --no-floor) floor=0; shift ;;
+    --wait-quiet) wait_quiet=$2; shift 2 ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "compare.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+[[ -n $reps ]] || reps=$((quick ? 1 : 3))
+[[ -n $run_timeout ]] || run_timeout=$((quick ? 30 : 60))
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+[[ -n $out ]] || out=$build/bench-report.md
+work=$build/bench-compare
+rm -rf "$work"
+mkdir -p "$work/bin" "$work/raw"
+
+note() { echo "compare.sh: $*" >&2; }
+wanted() { [[ ",$only," == *",$1,"* ]]; }
+
+declare -A label=([shmpi]="shmpi" [mpich]="MPICH" [openmpi]="Open MPI")
+progs=(latency bw msgrate coll)
+prog_args=()
+((quick)) && prog_args=(--quick)
+cflags=(-O2 -std=c99 -Wall -Wno-stringop-overflow)
+
+# --- implementations: compiler command and launcher prefix ------------------
+impls=()
+declare -A cc_cmd run_cmd why_missing
+if wanted shmpi; then
+  if [[ -n $shmpicc ]]; then
+    runner=$(dirname "$(command -v "$shmpicc" || echo "$shmpicc")")/shmpirun
+    [[ -x $runner ]] || runner=$build/launcher/shmpirun
+    if command -v "$shmpicc" >/dev/null && [[ -x $runner ]]; then
+      impls+=(shmpi)
+      cc_cmd[shmpi]="$shmpicc"
+      run_cmd[shmpi]="$runner --bind-to core -n"
+    else
+      why_missing[shmpi]="$shmpicc or shmpirun not found"
+    fi
+  elif [[ -x $build/launcher/shmpirun && -e $build/src/mpi/libshmpi.so && -e $repo/include/mpi.h ]]; then
+    impls+=(shmpi)
+    cc_cmd[shmpi]="${CC:-cc} -I$repo/include -L$build/src/mpi -Wl,-rpath,$build/src/mpi"
+    run_cmd[shmpi]="$build/launcher/shmpirun --bind-to core -n"
+  else
+    why_missing[shmpi]="no $build/launcher/shmpirun + $build/src/mpi/libshmpi.so yet"
+  fi
+fi
+if wanted mpich; then
+  if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
+    impls+=(mpich)
+    cc_cmd[mpich]="mpicc.mpich"
+    run_cmd[mpich]="mpirun.mpich -bind-to core -n"
+  else
+    why_missing[mpich]="mpicc.mpich/mpirun.mpich not installed"
+  fi
+fi
+if wanted openmpi; then
+  if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null; then
+    impls+=(openmpi)
+    cc_cmd[openmpi]="mpicc.openmpi"
+    # overload-allowed: more ranks than cores is refused by --bind-to core
+    # alone; --oversubscribe also makes Open MPI yield when idle. ob1 + vader
+    # is Debian's default selection, named so that it cannot change silently.
+    run_cmd[openmpi]="mpirun.openmpi --oversubscribe --bind-to core:overload-allowed --mca pml ob1 --mca btl self,vader -n"
+    if [[ $(id -u) == 0 ]]; then
+      run_cmd[openmpi]="mpirun.openmpi --allow-run-as-root ${run_cmd[openmpi]#mpirun.openmpi }"
+      export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+  else
+    why_missing[openmpi]="mpicc.openmpi/mpirun.openmpi not installed"
+  fi
+fi
+
+# --- build -------------------------------------------------------------------
+declare -A have_bin
+for impl in ${impls[@]+"${impls[@]}"}; do
+  libs=()
+  [[ $impl == shmpi && -z $shmpicc ]] && libs=(-lshmpi)
+  for p in "${progs[@]}"; do
+    # shellcheck disable=SC2086  # cc_cmd holds a command and its flags
+    if ${cc_cmd[$impl]} "${cflags[@]}" -o "$work/bin/$p.$impl" "$repo/bench/mpi/$p.c" \
+      ${libs[@]+"${libs[@]}"} >"$work/raw/build.$p.$impl.log" 2>&1; then
+      have_bin[$p.$impl]=1
+    else
+      note "${label[$impl]}: $p does not build (see $work/raw/build.$p.$impl.log)"
+    fi
+  done
+done
+floor_bin=""
+if ((floor)); then
+  if ${CXX:-c++} -std=c++20 -O2 -o "$work/bin/floor" "$repo/bench/floor/cacheline_pingpong.cpp" \
+    >"$work/raw/build.floor.log" 2>&1; then
+    floor_bin=$work/bin/floor
+  else
+    note "the floor program does not build (see $work/raw/build.floor.log)"
+  fi
+fi
+
+# --- runs --------------------------------------------------------------------
+# test name | program | ranks | extra arguments
+tests=(
+  "latency|latency|2|"
+  "bw|bw|2|"
+  "msgrate|msgrate|2|"
+  "coll2|coll|2|"
+  "collmany|coll|$np_many|--ops barrier,allreduce"
+)
+
+# Runs one program under one implementation with a time limit; the output so
+# far is kept even when the limit strikes (every line is flushed).
+run_one() {
+  local impl=$1 name=$2 prog=$3 np=$4 extra=$5 rep=$6
+  local log=$work/raw/$impl.$name.r$rep.txt
+  [[ -n ${have_bin[$prog.$impl]:-} ]] || return 0
+  note "rep $rep: ${label[$impl]} $name (np=$np)"
+  local rc=0
+  # shellcheck disable=SC2086
+  timeout -k 5 "$run_timeout" ${run_cmd[$impl]} "$np" "$work/bin/$prog.$impl" \
+    ${prog_args[@]+"${prog_args[@]}"} $extra >"$log" 2>"$log.err" || rc=$?
+  if ((rc == 124 || rc == 137)); then
+    note "${label[$impl]} $name: timed out after ${run_timeout}s (partial results kept)"
+    echo "# timeout" >>"$log"
+  elif ((rc != 0)); then
+    note "${label[$impl]} $name: exit code $rc (see $log.err)"
+  fi
+}
+
+# busy_percent: share of all CPUs busy (not idle or iowait) over one second.
+busy_percent() {
+  local a b
+  a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+  sleep 1
+  b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+  awk -v a="$a" -v b="$b" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); busy = y[1] - x[1]; idle = y[2] - x[2]
+    printf "%.0f", (busy + idle > 0) ? 100 * busy / (busy + idle) : 0 }'
+}
+busy_before=$(busy_percent)
+if ((wait_quiet > 0)); then
+  waited=0
+  while ((busy_before >= 10 && waited < wait_quiet)); do
+    note "machine busy (${busy_before}%), waiting for it to be quiet"
+    sleep 4
+    waited=$((waited + 5))
+    busy_before=$(busy_percent)
+  done
+fi
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date +%s)
+n_impls=${#impls[@]}
+for ((rep = 1; rep <= reps; rep++)); do
+  for t in "${tests[@]}"; do
+    IFS='|' read -r name prog np extra <<<"$t"
+    # Rotate the order each repetition so that no implementation always
+    # runs first (or right after the heaviest one).
+    for ((k = 0; k < n_impls; k++)); do
+      impl=${impls[$(((k + rep - 1) % n_impls))]}
+      run_one "$impl" "$name" "$prog" "$np" "$extra" "$rep"
+    done
+  done
+  if [[ -n $floor_bin ]]; then
+    note "rep $rep: floor"
+    fargs=(--cores "$cores")
+    ((quick)) && fargs+=(--quick)
+    timeout -k 5 "$run_timeout" "$floor_bin" "${fargs[@]}" >"$work/raw/floor.r$rep.txt" 2>&1 || true
+  fi
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+elapsed=$(($(date +%s) - started))
+
+# --- collect: one "impl|test|row|value" line per measurement and repetition -
+{
+  for f in "$work"/raw/*.r*.txt; do
+    base=$(basename "$f")
+    impl=${base%%.*}
+    rest=${base#*.}
+    name=${rest%%.*}
+    [[ $impl == floor ]] && name=floor
+    awk -v impl="$impl" -v test="$name" '
+      function val(k,   i, kv) {
+        for (i = 2; i <= NF; i++) {
+          split($i, kv, "=")
+          if (kv[1] == k) return kv[2]
+        }
+        return ""
+      }
+      /^#/ { next }
+      $1 == "latency" { print impl "|" test "|" val("bytes") "|" val("usec") }
+      $1 == "bw"      { print impl "|" test "|" val("bytes") "|" val("mbps") }
+      $1 == "msgrate" { print impl "|" test "|" val("bytes") "|" val("mmsgs") }
+      $1 == "barrier" { print impl "|" test "|barrier|" val("usec") }
+      $1 == "bcast" || $1 == "allreduce" {
+        print impl "|" test "|" $1 " " val("bytes") "|" val("usec")
+      }
+      $1 == "floor" && $2 == "memcpy" {
+        print impl "|floor|memcpy " val("bytes") "|" val("gbps")
+      }
+      $1 == "floor" && $2 != "memcpy" { print impl "|floor|" $2 "|" val("ns") }
+    ' "$f"
+  done
+} >"$work/all.txt"
+
+# Median over repetitions of every impl|test|row.
+sort -t'|' -k1,1 -k2,2 -k3,3 -k4,4g "$work/all.txt" | awk -F'|' '
+  function flush() {
+    if (n == 0) return
+    m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    print key "|" m "|" n
+  }
+  { k = $1 "|" $2 "|" $3
+    if (k != key) { flush(); key = k; n = 0 }
+    v[++n] = $4 }
+  END { flush() }' >"$work/medians.txt"
+
+# value IMPL TEST ROW -> median or empty
+value() { awk -F'|' -v k="$1|$2|$3" '($1 "|" $2 "|" $3) == k { print $4; exit }' "$work/medians.txt"; }
+
+# --- report ------------------------------------------------------------------
+others=()
+for impl in ${impls[@]+"${impls[@]}"}; do
+  [[ $impl == shmpi ]] || others+=("$impl")
+done
+has_shmpi=0
+[[ " ${impls[*]-} " == *" shmpi "* ]] && has_shmpi=1
+shown=(${impls[@]+"${impls[@]}"})  # columns: the implementations that ran
+ratio_col=$((has_shmpi && ${#others[@]} > 0))
+
+# table TITLE TEST UNIT-FORMAT BETTER(lower|higher) ROW...
+table() {
+  local title=$1 test=$2 fmt=$3 better=$4
+  shift 4
+  echo
+  echo "### $title"
+  echo
+  local head="| size" sep="|---:"
+  for impl in "${shown[@]}"; do
+    head+=" | ${label[$impl]}"
+    sep+="|---:"
+  done
+  if ((ratio_col)); then
+    head+=" | shmpi/best-other"
+    sep+="|---:"
+  fi
+  echo "$head |"
+  echo "$sep|"
+  local row line v best s
+  for row in "$@"; do
+    line="| $row"
+    best=""
+    s=""
+    for impl in "${shown[@]}"; do
+      v=$(value "$impl" "$test" "$row")
+      if [[ -n $v ]]; then
+        line+=" | $(fmt_number "$fmt" "$v")"
+        if [[ $impl == shmpi ]]; then
+          s=$v
+        else
+          best=$(awk -v a="$best" -v b="$v" -v d="$better" 'BEGIN {
+            if (a == "") print b; else if (d == "lower") print (b < a ? b : a);
+            else print (b > a ? b : a) }')
+        fi
+      else
+        line+=" | -"
+      fi
+    done
+    if ((ratio_col)); then
+      if [[ -n $s && -n $best ]]; then
+        line+=" | $(awk -v s="$s" -v b="$best" 'BEGIN { if (b > 0) printf "%.2f", s / b; else print "-" }')"
+      else
+        line+=" | -"
+      fi
+    fi
+    echo "$line |"
+  done
+}
+
+# fmt_number FORMAT VALUE: FORMAT is a printf format, or "auto" for about
+# four significant digits.
+fmt_number() {
+  if [[ $1 == auto ]]; then
+    awk -v v="$2" 'BEGIN {
+      if (v >= 1000) printf "%.0f", v; else if (v >= 100) printf "%.1f", v;
+      else if (v >= 10) printf "%.2f", v; else printf "%.3f", v }'
+  else
+    # shellcheck disable=SC2059  # the format is the caller's number format
+    printf "$1" "$2"
+  fi
+}
+
+rows_of() {  # rows of TEST in the order the programs print them
+  awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ { print $3 }' "$work/all.txt"
+}
+size_label() {  # 4194304 -> 4 MiB (row keys stay numeric in medians.txt)
+  awk -v b="$1" 'BEGIN {
+    if (b >= 1048576 && b % 1048576 == 0) printf "%d MiB", b / 1048576;
+    else if (b >= 1024 && b % 1024 == 0) printf "%d KiB", b / 1024;
+    else printf "%d B", b }'
+}
+
+cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+mpich_version=""
+ompi_version=""
+if [[ -n ${cc_cmd[mpich]:-} ]]; then
+  mpich_version=$(mpichversion 2>/dev/null | awk -F':[ \t]*' '/MPICH Version/ { print $2 }' || true)
+fi
+if [[ -n ${cc_cmd[openmpi]:-} ]]; then
+  ompi_version=$(ompi_info --version 2>/dev/null | head -1 || true)
+fi
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+rows() { rows_of "$1" | tr '\n' ' '; }
+render() {
+  echo "# shmpi comparison report"
+  echo
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, $reps repetition(s)$( ((quick)) && echo ', --quick'), ${elapsed}s"
+  echo "- machine: $(nproc) CPUs, $cpu_model; load average before $load_before, after $load_after"
+  echo "- CPUs busy with other work just before the run: ${busy_before}%"
+  if ((busy_before >= 10)); then
+    echo "- WARNING: the machine was busy when the run started; figures from a busy"
+    echo "  2-core machine are not comparable with quiet ones (see --wait-quiet)"
+  fi
+  echo "- implementations: ${impls[*]-none}${mpich_version:+; MPICH $mpich_version}${ompi_version:+; $ompi_version}"
+  for impl in shmpi mpich openmpi; do
+    if wanted "$impl" && [[ -n ${why_missing[$impl]:-} ]]; then
+      echo "- ${label[$impl]}: not run (${why_missing[$impl]})"
+    fi
+  done
+  echo "- every cell: median over repetitions of each run's median over timing batches;"
+  echo "  2-rank runs bound to cores 0 and 1; the many-rank run puts $np_many ranks on $(nproc) cores"
+  echo "- ratio: shmpi divided by the best of the others (latency: < 1 is shmpi ahead;"
+  echo "  bandwidth and message rate: > 1 is shmpi ahead)"
+
+  local r
+  local -a lat_rows=() bw_rows=() mr_rows=()
+  for r in $(rows latency); do lat_rows+=("$r"); done
+  for r in $(rows bw); do bw_rows+=("$r"); done
+  for r in $(rows msgrate); do mr_rows+=("$r"); done
+  if ((${#lat_rows[@]})); then
+    table "Ping-pong latency, one way (µs, np=2; lower is better)" latency auto lower "${lat_rows[@]}" |
+      relabel
+  fi
+  if ((${#bw_rows[@]})); then
+    table "Bandwidth, window of 64 (MB/s, np=2; higher is better)" bw "%.0f" higher "${bw_rows[@]}" | relabel
+  fi
+  if ((${#mr_rows[@]})); then
+    table "Message rate, window of 64 (million msgs/s, np=2; higher is better)" msgrate "%.2f" higher \
+      "${mr_rows[@]}" | relabel
+  fi
+  local -a c2=() cm=()
+  while IFS= read -r r; do c2+=("$r"); done < <(rows_of coll2)
+  while IFS= read -r r; do cm+=("$r"); done < <(rows_of collmany)
+  if ((${#c2[@]})); then
+    table "Collectives, np=2 (µs per call, slowest rank; lower is better)" coll2 auto lower "${c2[@]}" |
+      relabel
+  fi
+  if ((${#cm[@]})); then
+    table "Collectives, np=$np_many on $(nproc) cores (µs per call; lower is better)" collmany auto lower \
+      "${cm[@]}" | relabel
+  fi
+  if [[ -n $floor_bin ]]; then
+    echo
+    echo "### Physical floor (cores $cores)"
+    echo
+    echo "| measure | median |"
+    echo "|---|---:|"
+    local v
+    v=$(value floor floor cacheline_oneway)
+    [[ -n $v ]] && echo "| one cache line, one way | $(printf '%.1f' "$v") ns |"
+    v=$(value floor floor flag_ack_oneway)
+    [[ -n $v ]] && echo "| flag + ack lines, one way | $(printf '%.1f' "$v") ns |"
+    for b in 65536 1048576 4194304 268435456; do
+      v=$(value floor floor "memcpy $b")
+      [[ -n $v ]] && echo "| memcpy $(size_label "$b") | $(printf '%.1f' "$v") GB/s |"
+    done
+  fi
+  echo
+  echo "Raw outputs: $work/raw"
+}
+
+# Rewrites numeric size cells ("| 65536 |", "| bcast 8 |") as sizes.
+relabel() {
+  local line first rest
+  while IFS= read -r line; do
+    if [[ $line =~ ^\|\ (bcast\ |allreduce\ )?([0-9]+)\ \|(.*)$ ]]; then
+      first="${BASH_REMATCH[1]}$(size_label "${BASH_REMATCH[2]}")"
+      rest=${BASH_REMATCH[3]}
+      line="| $first |$rest"
+    fi
+    echo "$line"
+  done
+}
+
+render | tee "$out"
+note "report written to $out"

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+// The physical floor under any shared-memory MPI: two processes pinned to two
+// cores bounce one cache line (and the flag + ack pair of lines) through a
+// MAP_SHARED anonymous mapping, and one core's memcpy bandwidth. Prints
+// machine-readable lines, medians over timing batches:
+//   floor cacheline_oneway ns=58.1 ...     one line, both sides write it
+//   floor flag_ack_oneway ns=116.0 ...     two lines, each written by one side
+//   floor memcpy bytes=65536 gbps=41.0 ... bytes copied per second / 1e9
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kLineStride = 128;  // adjacent-line prefetch pairs lines
+
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
+              "the shared words must be address-free across processes");
+
+struct Options {
+  int core_a = 0;
+  int core_b = 1;
+  int batches = 21;
+  long round_trips = 100000;   // per batch
+  double time_limit_s = 20.0;  // for the whole program
+  bool quick = false;
+};
+
+struct Stats {
+  double median = 0;
+  double mean = 0;
+  double min = 0;
+  double max = 0;
+};
+
+Stats summarize(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  Stats s;
+  const std::size_t n = v.size();
+  s.median = (n % 2 == 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  s.min = v.front();
+  s.max = v.back();
+  for (double x : v) {
+    s.mean += x;
+  }
+  s.mean /= static_cast<double>(n);
+  return s;
+}
+
+bool pin_to_core(int core) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(static_cast<std::size_t>(core), &set);
+  return sched_setaffinity(0, sizeof(set), &set) == 0;
+}
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Spins until word == value. No pause instruction: this measures the floor,
+// and on recent Intel cores `pause` alone costs more than a line transfer.
+inline void spin_until(const std::atomic<std::uint64_t>& word,
+                       std::uint64_t value) {
+  while (word.load(std::memory_order_acquire) != value) {
+  }
+}
+
+// The responder's version: also gives up once the initiator raises `stop` to
+// `phase`. stop has its own line, written once per phase, so polling it costs
+// a load that hits the responder's cache.
+inline bool spin_until_or_stop(const std::atomic<std::uint64_t>& word,
+                               std::uint64_t value,
+                               const std::atomic<std::uint64_t>& stop,
+                               std::uint64_t phase) {
+  while (word.load(std::memory_order_acquire) != value) {
+    if (stop.load(std::memory_order_relaxed) >= phase) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// One line, both sides write it. The initiator turns even into odd, the
+// responder odd into even, so every store hands the line over once: one
+// one-way transfer per increment.
+void one_line_responder(std::atomic<std::uint64_t>& word,
+                        const std::atomic<std::uint64_t>& stop) {
+  for (std::uint64_t v = 1; spin_until_or_stop(word, v, stop, 1); v += 2) {
+    // Release: pairs with the initiator's acquire in spin_until.
+    word.store(v + 1, std::memory_order_release);
+  }
+}
+
+// Two lines: flag written only by the initiator, ack only by the responder. A
+// round trip moves each line once.
+void flag_ack_responder(const std::atomic<std::uint64_t>& flag,
+                        std::atomic<std::uint64_t>& ack,
+                        const std::atomic<std::uint64_t>& stop) {
+  for (std::uint64_t i = 1; spin_until_or_stop(flag, i, stop, 2); ++i) {
+    // Release: pairs with the initiator's acquire of ack.
+    ack.store(i, std::memory_order_release);
+  }
+}
+
+void print_stats(const char* name, const std::vector<double>& ns,
+                 long round_trips) {
+  const Stats s = summarize(ns);
+  std::printf(
+      "floor %s ns=%.1f mean=%.1f min=%.1f max=%.1f round_trips=%ld "
+      "batches=%d\n",
+      name, s.median, s.mean, s.min, s.max, round_trips,
+      static_cast<int>(ns.size()));
+  std::fflush(stdout);
+}
+
+// Runs the two ping-pong variants between a parent on core_a and a forked
+// child on core_b. Returns false if the child failed.
+bool run_pingpong(const Options& opt) {
+  void* mem = mmap(nullptr, 4096, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    std::perror("floor: mmap");
+    return false;
+  }
+  auto* base = static_cast<unsigned char*>(mem);
+  // Placement new: the mapping is zeroed, the atomics start at 0.
+  auto* one = new (base) std::atomic<std::uint64_t>(0);
+  auto* flag = new (base + kLineStride) std::atomic<std::uint64_t>(0);
+  auto* ack = new (base + 2 * kLineStride) std::atomic<std::uint64_t>(0);
+  auto* stop = new (base + 3 * kLineStride) std::atomic<std::uint64_t>(0);
+
+  const auto batches = static_cast<std::uint64_t>(opt.batches);
+  const auto trips = static_cast<std::uint64_t>(opt.round_trips);
+  // Each phase may use half of the time limit; a batch cut short by it still
+  // counts with the round trips it did (a loaded machine makes spinning slow).
+  const auto phase_budget = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(opt.time_limit_s / 2));
+  constexpr std::uint64_t kCheckEvery = 4096;
+
+  const pid_t child = fork();
+  if (child < 0) {
+    std::perror("floor: fork");
+    return false;
+  }
+  if (child == 0) {
+    if (!pin_to_core(opt.core_b)) {
+      _exit(3);
+    }
+    one_line_responder(*one, *stop);
+    flag_ack_responder(*flag, *ack, *stop);
+    _exit(0);
+  }
+  if (!pin_to_core(opt.core_a)) {
+    std::fprintf(stderr, "floor: cannot pin to core %d\n", opt.core_a);
+  }
+
+  // Batch 0 of each phase is warm-up.
+  bool truncated = false;
+  std::vector<double> one_ns;
+  std::uint64_t v = 0;
+  auto deadline = Clock::now() + phase_budget;
+  for (std::uint64_t b = 0; b <= batches && !truncated; ++b) {
+    const auto t0 = Clock::now();
+    std::uint64_t i = 0;
+    for (; i < trips; ++i, v += 2) {
+      spin_until(*one, v);
+      // Release: pairs with the responder's acquire.
+      one->store(v + 1, std::memory_order_release);
+      if (i % kCheckEvery == kCheckEvery - 1 && Clock::now() > deadline) {
+        truncated = true;
+        ++i;
+        v += 2;
+        break;
+      }
+    }
+    spin_until(*one, v);  // the last hand-back of this batch
+    if (b > 0 || truncated) {
+      one_ns.push_back(seconds_since(t0) * 1e9 / static_cast<double>(2 * i));
+    }
+  }
+  stop->store(1,
+              std::memory_order_relaxed);  // the responder is waiting for v + 1
+
+  std::vector<double> pair_ns;
+  std::uint64_t next = 1;
+  const bool truncated_one = truncated;
+  truncated = false;
+  deadline = Clock::now() + phase_budget;
+  for (std::uint64_t b = 0; b <= batches && !truncated; ++b) {
+    const auto t0 = Clock::now();
+    std::uint64_t i = 0;
+    for (; i < trips; ++i, ++next) {
+      // Release: pairs with the responder's acquire of flag.
+      flag->store(next, std::memory_order_release);
+      spin_until(*ack, next);
+      if (i % kCheckEvery == kCheckEvery - 1 && Clock::now() > deadline) {
+        truncated = true;
+        ++i;
+        ++next;
+        break;
+      }
+    }
+    if (b > 0 || truncated) {
+      pair_ns.push_back(seconds_since(t0) * 1e9 / static_cast<double>(2 * i));
+    }
+  }
+  stop->store(2, std::memory_order_relaxed);
+  if (truncated || truncated_one) {
+    std::printf("# floor: time limit reached, fewer batches than asked\n");
+  }
+
+  int status = 0;
+  waitpid(child, &status, 0);
+  munmap(mem, 4096);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "floor: child failed (cannot pin to core %d?)\n",
+                 opt.core_b);
+    return false;
+  }
+  print_stats("cacheline_oneway", one_ns, opt.round_trips);
+  print_stats("flag_ack_oneway", pair_ns, opt.round_trips);
+  return true;
+}
+
+void* alloc_touched(std::size_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    std::perror("floor: mmap");
+    std::exit(1);
+  }
+  std::memset(p, 0x5a, bytes);
+  return p;
+}
+
+// memcpy bandwidth on core_a; each batch copies at least 256 MiB (or one
+// buffer) so that small sizes are timed over many copies.
+void run_memcpy(const Options& opt) {
+  const std::size_t sizes[] = {64u << 10, 1u << 20, 4u << 20, 256u << 20};
+  const std::size_t per_batch_bytes = opt.quick ? (64u << 20) : (256u << 20);
+  const int batches = opt.quick ? 5 : 11;
+  pin_to_core(opt.core_a);
+  for (std::size_t bytes : sizes) {
+    void* src = alloc_touched(bytes);
+    void* dst = alloc_touched(bytes);
+    const std::size_t reps = std::max<std::size_t>(1, per_batch_bytes / bytes);
+    std::vector<double> gbps;
+    for (int b = -1; b < batches; ++b) {  // b == -1 is warm-up
+      const auto t0 = Clock::now();
+      for (std::size_t r = 0; r < reps; ++r) {
+        std::memcpy(dst, src, bytes);
+        // Keeps the copies: dst escapes and memory is clobbered.
+        asm volatile("" : : "r"(dst) : "memory");
+      }
+      const double s = seconds_since(t0);
+      if (b >= 0) {
+        gbps.push_back(static_cast<double>(bytes * reps) / s / 1e9);
+      }
+    }
+    const Stats st = summarize(gbps);
+    std::printf(
+        "floor memcpy bytes=%zu gbps=%.2f mean=%.2f min=%.2f max=%.2f "
+        "reps=%zu batches=%d\n",
+        bytes, st.median, st.mean, st.min, st.max, reps, batches);
+    std::fflush(stdout);
+    munmap(src, bytes);
+    munmap(dst, bytes);
+  }
+}
+
+bool parse(Options& opt, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--quick") {
+      opt.quick = true;
+      opt.batches = 7;
+      opt.round_trips = 30000;
+      opt.time_limit_s = 6.0;
+    } else if (a == "--cores" && i + 1 < argc) {
+      if (std::sscanf(argv[++i], "%d,%d", &opt.core_a, &opt.core_b) != 2) {
+        return false;
+      }
+    } else if (a == "--time-limit" && i + 1 < argc) {
+      opt.time_limit_s = std::atof(argv[++i]);
+    } else if (a == "--batches" && i + 1 < argc) {
+      opt.batches = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--round-trips" && i + 1 < argc) {
+      opt.round_trips = std::max(1L, std::atol(argv[++i]));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  if (!parse(opt, argc, argv)) {
+    std::fprintf(stderr,
+                 "usage: %s [--quick] [--cores A,B] [--batches N] "
+                 "[--round-trips N] [--time-limit S]\n",
+                 argv[0]);
+    return 2;
+  }
+  std::printf("# floor cores=%d,%d\n", opt.core_a, opt.core_b);
+  if (!run_pingpong(opt)) {
+    return 1;
+  }
+  run_memcpy(opt);
+  return 0;
+}
