@@ -13,17 +13,21 @@ namespace shmpi::datatype {
 // The categories of MPI-4.0 §6.9.2 ("C integer", "Fortran integer", ...) that
 // decide which predefined operations a type accepts, refined by signedness.
 enum class TypeClass : std::uint8_t {
-  kInteger,         // C signed integer: MPI_INT, MPI_INT32_T, MPI_SIGNED_CHAR, ...
-  kUnsigned,        // C unsigned integer: MPI_UNSIGNED, MPI_UINT8_T, MPI_UNSIGNED_CHAR, ...
-  kFortranInteger,  // MPI_INTEGER, MPI_INTEGERn, MPI_AINT, MPI_COUNT, MPI_OFFSET
-  kFloat,           // MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL, MPI_REALn, ...
-  kComplex,         // MPI_C_*COMPLEX, MPI_CXX_*COMPLEX, MPI_COMPLEX, MPI_COMPLEXn, ...
-  kLogical,         // MPI_C_BOOL, MPI_CXX_BOOL, MPI_LOGICAL, MPI_LOGICALn
-  kByte,            // MPI_BYTE
-  kPair,            // value-index pairs for MPI_MAXLOC/MPI_MINLOC: MPI_DOUBLE_INT, ...
-  kChar,            // characters, valid for no operation: MPI_CHAR, MPI_WCHAR, MPI_CHARACTER
-  kPacked,          // MPI_PACKED
-  kOpaque,          // a size this machine has no arithmetic for (MPI_REAL2, MPI_COMPLEX4)
+  kInteger,   // C signed integer: MPI_INT, MPI_INT32_T, MPI_SIGNED_CHAR, ...
+  kUnsigned,  // C unsigned integer: MPI_UNSIGNED, MPI_UINT8_T,
+              // MPI_UNSIGNED_CHAR, ...
+  kFortranInteger,  // MPI_INTEGER, MPI_INTEGERn, MPI_AINT, MPI_COUNT,
+                    // MPI_OFFSET
+  kFloat,    // MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL, MPI_REALn, ...
+  kComplex,  // MPI_C_*COMPLEX, MPI_CXX_*COMPLEX, MPI_COMPLEX, MPI_COMPLEXn, ...
+  kLogical,  // MPI_C_BOOL, MPI_CXX_BOOL, MPI_LOGICAL, MPI_LOGICALn
+  kByte,     // MPI_BYTE
+  kPair,     // value-index pairs for MPI_MAXLOC/MPI_MINLOC: MPI_DOUBLE_INT, ...
+  kChar,     // characters, valid for no operation: MPI_CHAR, MPI_WCHAR,
+             // MPI_CHARACTER
+  kPacked,   // MPI_PACKED
+  kOpaque,   // a size this machine has no arithmetic for (MPI_REAL2,
+             // MPI_COMPLEX4)
 };
 
 // How one element is stored: the C++ type the reduction kernels operate on.
@@ -61,9 +65,9 @@ inline constexpr int kScalarCount = static_cast<int>(Scalar::kDoubleDouble) + 1;
 // One predefined datatype. Immutable, with static storage: pointers to it stay
 // valid for the life of the process.
 struct BasicType {
-  std::uint16_t id;         // the handle's integer value (MPI_INT == (MPI_Datatype)id)
-  std::uint32_t size;       // bytes of data (MPI_Type_size): 12 for MPI_DOUBLE_INT
-  std::int64_t extent;      // stride of consecutive elements: 16 for MPI_DOUBLE_INT
+  std::uint16_t id;  // the handle's integer value (MPI_INT == (MPI_Datatype)id)
+  std::uint32_t size;   // bytes of data (MPI_Type_size): 12 for MPI_DOUBLE_INT
+  std::int64_t extent;  // stride of consecutive elements: 16 for MPI_DOUBLE_INT
   std::uint32_t alignment;  // alignof the C type
   TypeClass cls;
   Scalar scalar;
@@ -72,7 +76,8 @@ struct BasicType {
 
 // The entry for a predefined datatype handle value, or nullptr when the value
 // is not a predefined datatype (MPI_DATATYPE_NULL, a derived type's pointer).
-[[nodiscard]] const BasicType* find_predefined(std::uintptr_t handle_value) noexcept;
+[[nodiscard]] const BasicType* find_predefined(
+    std::uintptr_t handle_value) noexcept;
 
 // Every predefined datatype, in handle order; aliases (MPI_LONG_LONG_INT,
 // MPI_C_COMPLEX) share their target's entry and are not repeated.
