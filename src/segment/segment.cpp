@@ -22,7 +22,7 @@ namespace shmpi::segment {
 
 namespace {
 
-constexpr int kErrNoMem = 34;   // MPI_ERR_NO_MEM (mpi_abi.h)
+constexpr int kErrNoMem = 39;   // MPI_ERR_NO_MEM (mpi.h)
 constexpr int kErrOther = 16;   // MPI_ERR_OTHER
 constexpr int kErrArg = 13;     // MPI_ERR_ARG
 

@@ -94,13 +94,6 @@ extern "C" int PMPI_Allgatherv_init_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Allgatherv_init_c);
 
-extern "C" int PMPI_Allreduce(const void* /*sendbuf*/, void* /*recvbuf*/,
-                              int /*count*/, MPI_Datatype /*datatype*/,
-                              MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Allreduce");
-}
-SHMPI_PMPI_ALIAS(MPI_Allreduce);
-
 extern "C" int PMPI_Allreduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
                                 MPI_Count /*count*/, MPI_Datatype /*datatype*/,
                                 MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
@@ -267,23 +260,11 @@ extern "C" int PMPI_Alltoallw_init_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Alltoallw_init_c);
 
-extern "C" int PMPI_Barrier(MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Barrier");
-}
-SHMPI_PMPI_ALIAS(MPI_Barrier);
-
 extern "C" int PMPI_Barrier_init(MPI_Comm /*comm*/, MPI_Info /*info*/,
                                  MPI_Request* /*request*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Barrier_init");
 }
 SHMPI_PMPI_ALIAS(MPI_Barrier_init);
-
-extern "C" int PMPI_Bcast(void* /*buffer*/, int /*count*/,
-                          MPI_Datatype /*datatype*/, int /*root*/,
-                          MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Bcast");
-}
-SHMPI_PMPI_ALIAS(MPI_Bcast);
 
 extern "C" int PMPI_Bcast_c(void* /*buffer*/, MPI_Count /*count*/,
                             MPI_Datatype /*datatype*/, int /*root*/,
@@ -753,14 +734,6 @@ extern "C" int PMPI_Op_free(MPI_Op* /*op*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Op_free");
 }
 SHMPI_PMPI_ALIAS(MPI_Op_free);
-
-extern "C" int PMPI_Reduce(const void* /*sendbuf*/, void* /*recvbuf*/,
-                           int /*count*/, MPI_Datatype /*datatype*/,
-                           MPI_Op /*op*/, int /*root*/,
-                           MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Reduce");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce);
 
 extern "C" int PMPI_Reduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
                              MPI_Count /*count*/, MPI_Datatype /*datatype*/,

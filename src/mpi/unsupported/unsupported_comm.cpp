@@ -120,11 +120,6 @@ extern "C" int PMPI_Comm_idup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_idup_with_info);
 
-extern "C" int PMPI_Comm_rank(MPI_Comm /*comm*/, int* /*rank*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_rank");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_rank);
-
 extern "C" int PMPI_Comm_remote_group(MPI_Comm /*comm*/,
                                       MPI_Group* /*group*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_remote_group");
@@ -154,11 +149,6 @@ extern "C" int PMPI_Comm_set_name(MPI_Comm /*comm*/,
   return shmpi_mpi_unsupported("MPI_Comm_set_name");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_set_name);
-
-extern "C" int PMPI_Comm_size(MPI_Comm /*comm*/, int* /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_size");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_size);
 
 extern "C" int PMPI_Comm_split(MPI_Comm /*comm*/, int /*color*/, int /*key*/,
                                MPI_Comm* /*newcomm*/) noexcept {

@@ -16,26 +16,12 @@ extern "C" int PMPI_Get_address(const void* /*location*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Get_address);
 
-extern "C" int PMPI_Get_elements(const MPI_Status* /*status*/,
-                                 MPI_Datatype /*datatype*/,
-                                 int* /*count*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Get_elements");
-}
-SHMPI_PMPI_ALIAS(MPI_Get_elements);
-
 extern "C" int PMPI_Get_elements_c(const MPI_Status* /*status*/,
                                    MPI_Datatype /*datatype*/,
                                    MPI_Count* /*count*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Get_elements_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Get_elements_c);
-
-extern "C" int PMPI_Get_elements_x(const MPI_Status* /*status*/,
-                                   MPI_Datatype /*datatype*/,
-                                   MPI_Count* /*count*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Get_elements_x");
-}
-SHMPI_PMPI_ALIAS(MPI_Get_elements_x);
 
 extern "C" int PMPI_Pack(const void* /*inbuf*/, int /*incount*/,
                          MPI_Datatype /*datatype*/, void* /*outbuf*/,
@@ -305,12 +291,6 @@ extern "C" int PMPI_Type_get_envelope_c(MPI_Datatype /*datatype*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Type_get_envelope_c);
 
-extern "C" int PMPI_Type_get_extent(MPI_Datatype /*datatype*/, MPI_Aint* /*lb*/,
-                                    MPI_Aint* /*extent*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_get_extent");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_get_extent);
-
 extern "C" int PMPI_Type_get_extent_c(MPI_Datatype /*datatype*/,
                                       MPI_Count* /*lb*/,
                                       MPI_Count* /*extent*/) noexcept {
@@ -377,23 +357,11 @@ extern "C" int PMPI_Type_set_name(MPI_Datatype /*datatype*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Type_set_name);
 
-extern "C" int PMPI_Type_size(MPI_Datatype /*datatype*/,
-                              int* /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_size");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_size);
-
 extern "C" int PMPI_Type_size_c(MPI_Datatype /*datatype*/,
                                 MPI_Count* /*size*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Type_size_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Type_size_c);
-
-extern "C" int PMPI_Type_size_x(MPI_Datatype /*datatype*/,
-                                MPI_Count* /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_size_x");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_size_x);
 
 extern "C" int PMPI_Type_vector(int /*count*/, int /*blocklength*/,
                                 int /*stride*/, MPI_Datatype /*oldtype*/,

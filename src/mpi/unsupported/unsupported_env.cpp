@@ -27,42 +27,6 @@ extern "C" int PMPI_Add_error_string(int /*errorcode*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Add_error_string);
 
-extern "C" int PMPI_Alloc_mem(MPI_Aint /*size*/, MPI_Info /*info*/,
-                              void* /*baseptr*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Alloc_mem");
-}
-SHMPI_PMPI_ALIAS(MPI_Alloc_mem);
-
-extern "C" int PMPI_Comm_call_errhandler(
-    MPI_Comm /*comm*/, int /*errorcode*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_call_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_call_errhandler);
-
-extern "C" int PMPI_Comm_create_errhandler(
-    MPI_Comm_errhandler_function* /*comm_errhandler_fn*/,
-    MPI_Errhandler* /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_create_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_create_errhandler);
-
-extern "C" int PMPI_Comm_get_errhandler(MPI_Comm /*comm*/,
-                                        MPI_Errhandler* /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_get_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_get_errhandler);
-
-extern "C" int PMPI_Comm_set_errhandler(MPI_Comm /*comm*/,
-                                        MPI_Errhandler /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_set_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_set_errhandler);
-
-extern "C" int PMPI_Errhandler_free(MPI_Errhandler* /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Errhandler_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Errhandler_free);
-
 extern "C" int PMPI_File_call_errhandler(
     MPI_File /*fh*/, int /*errorcode*/) noexcept {
   return shmpi_mpi_unsupported("MPI_File_call_errhandler");
@@ -87,11 +51,6 @@ extern "C" int PMPI_File_set_errhandler(MPI_File /*file*/,
   return shmpi_mpi_unsupported("MPI_File_set_errhandler");
 }
 SHMPI_PMPI_ALIAS(MPI_File_set_errhandler);
-
-extern "C" int PMPI_Free_mem(void* /*base*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Free_mem");
-}
-SHMPI_PMPI_ALIAS(MPI_Free_mem);
 
 extern "C" int PMPI_Session_call_errhandler(
     MPI_Session /*session*/, int /*errorcode*/) noexcept {

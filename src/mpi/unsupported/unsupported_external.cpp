@@ -24,19 +24,6 @@ extern "C" int PMPI_Grequest_start(MPI_Grequest_query_function* /*query_fn*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Grequest_start);
 
-extern "C" int PMPI_Status_set_cancelled(
-    MPI_Status* /*status*/, int /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Status_set_cancelled");
-}
-SHMPI_PMPI_ALIAS(MPI_Status_set_cancelled);
-
-extern "C" int PMPI_Status_set_elements(MPI_Status* /*status*/,
-                                        MPI_Datatype /*datatype*/,
-                                        int /*count*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Status_set_elements");
-}
-SHMPI_PMPI_ALIAS(MPI_Status_set_elements);
-
 extern "C" int PMPI_Status_set_elements_c(
     MPI_Status* /*status*/, MPI_Datatype /*datatype*/,
     MPI_Count /*count*/) noexcept {

@@ -10,11 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Abort(MPI_Comm /*comm*/, int /*errorcode*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Abort");
-}
-SHMPI_PMPI_ALIAS(MPI_Abort);
-
 extern "C" int PMPI_Comm_create_from_group(
     MPI_Group /*group*/, const char* /*stringtag*/, MPI_Info /*info*/,
     MPI_Errhandler /*errhandler*/, MPI_Comm* /*newcomm*/) noexcept {
@@ -22,48 +17,12 @@ extern "C" int PMPI_Comm_create_from_group(
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_create_from_group);
 
-extern "C" int PMPI_Finalize(void) noexcept {
-  return shmpi_mpi_unsupported("MPI_Finalize");
-}
-SHMPI_PMPI_ALIAS(MPI_Finalize);
-
-extern "C" int PMPI_Finalized(int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Finalized");
-}
-SHMPI_PMPI_ALIAS(MPI_Finalized);
-
 extern "C" int PMPI_Group_from_session_pset(
     MPI_Session /*session*/, const char* /*pset_name*/,
     MPI_Group* /*newgroup*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Group_from_session_pset");
 }
 SHMPI_PMPI_ALIAS(MPI_Group_from_session_pset);
-
-extern "C" int PMPI_Init(int* /*argc*/, char*** /*argv*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Init");
-}
-SHMPI_PMPI_ALIAS(MPI_Init);
-
-extern "C" int PMPI_Init_thread(int* /*argc*/, char*** /*argv*/,
-                                int /*required*/, int* /*provided*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Init_thread");
-}
-SHMPI_PMPI_ALIAS(MPI_Init_thread);
-
-extern "C" int PMPI_Initialized(int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Initialized");
-}
-SHMPI_PMPI_ALIAS(MPI_Initialized);
-
-extern "C" int PMPI_Is_thread_main(int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Is_thread_main");
-}
-SHMPI_PMPI_ALIAS(MPI_Is_thread_main);
-
-extern "C" int PMPI_Query_thread(int* /*provided*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Query_thread");
-}
-SHMPI_PMPI_ALIAS(MPI_Query_thread);
 
 extern "C" int PMPI_Session_finalize(MPI_Session* /*session*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Session_finalize");

@@ -10,27 +10,12 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Bsend(const void* /*buf*/, int /*count*/,
-                          MPI_Datatype /*datatype*/, int /*dest*/, int /*tag*/,
-                          MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Bsend");
-}
-SHMPI_PMPI_ALIAS(MPI_Bsend);
-
 extern "C" int PMPI_Bsend_c(const void* /*buf*/, MPI_Count /*count*/,
                             MPI_Datatype /*datatype*/, int /*dest*/,
                             int /*tag*/, MPI_Comm /*comm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Bsend_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Bsend_c);
-
-extern "C" int PMPI_Bsend_init(const void* /*buf*/, int /*count*/,
-                               MPI_Datatype /*datatype*/, int /*dest*/,
-                               int /*tag*/, MPI_Comm /*comm*/,
-                               MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Bsend_init");
-}
-SHMPI_PMPI_ALIAS(MPI_Bsend_init);
 
 extern "C" int PMPI_Bsend_init_c(const void* /*buf*/, MPI_Count /*count*/,
                                  MPI_Datatype /*datatype*/, int /*dest*/,
@@ -40,22 +25,11 @@ extern "C" int PMPI_Bsend_init_c(const void* /*buf*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Bsend_init_c);
 
-extern "C" int PMPI_Buffer_attach(void* /*buffer*/, int /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Buffer_attach");
-}
-SHMPI_PMPI_ALIAS(MPI_Buffer_attach);
-
 extern "C" int PMPI_Buffer_attach_c(void* /*buffer*/,
                                     MPI_Count /*size*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Buffer_attach_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Buffer_attach_c);
-
-extern "C" int PMPI_Buffer_detach(void* /*buffer_addr*/,
-                                  int* /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Buffer_detach");
-}
-SHMPI_PMPI_ALIAS(MPI_Buffer_detach);
 
 extern "C" int PMPI_Buffer_detach_c(void* /*buffer_addr*/,
                                     MPI_Count* /*size*/) noexcept {
@@ -63,32 +37,12 @@ extern "C" int PMPI_Buffer_detach_c(void* /*buffer_addr*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Buffer_detach_c);
 
-extern "C" int PMPI_Cancel(MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Cancel");
-}
-SHMPI_PMPI_ALIAS(MPI_Cancel);
-
-extern "C" int PMPI_Get_count(const MPI_Status* /*status*/,
-                              MPI_Datatype /*datatype*/,
-                              int* /*count*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Get_count");
-}
-SHMPI_PMPI_ALIAS(MPI_Get_count);
-
 extern "C" int PMPI_Get_count_c(const MPI_Status* /*status*/,
                                 MPI_Datatype /*datatype*/,
                                 MPI_Count* /*count*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Get_count_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Get_count_c);
-
-extern "C" int PMPI_Ibsend(const void* /*buf*/, int /*count*/,
-                           MPI_Datatype /*datatype*/, int /*dest*/, int /*tag*/,
-                           MPI_Comm /*comm*/,
-                           MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ibsend");
-}
-SHMPI_PMPI_ALIAS(MPI_Ibsend);
 
 extern "C" int PMPI_Ibsend_c(const void* /*buf*/, MPI_Count /*count*/,
                              MPI_Datatype /*datatype*/, int /*dest*/,
@@ -98,20 +52,6 @@ extern "C" int PMPI_Ibsend_c(const void* /*buf*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Ibsend_c);
 
-extern "C" int PMPI_Improbe(int /*source*/, int /*tag*/, MPI_Comm /*comm*/,
-                            int* /*flag*/, MPI_Message* /*message*/,
-                            MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Improbe");
-}
-SHMPI_PMPI_ALIAS(MPI_Improbe);
-
-extern "C" int PMPI_Imrecv(void* /*buf*/, int /*count*/,
-                           MPI_Datatype /*datatype*/, MPI_Message* /*message*/,
-                           MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Imrecv");
-}
-SHMPI_PMPI_ALIAS(MPI_Imrecv);
-
 extern "C" int PMPI_Imrecv_c(void* /*buf*/, MPI_Count /*count*/,
                              MPI_Datatype /*datatype*/,
                              MPI_Message* /*message*/,
@@ -119,20 +59,6 @@ extern "C" int PMPI_Imrecv_c(void* /*buf*/, MPI_Count /*count*/,
   return shmpi_mpi_unsupported("MPI_Imrecv_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Imrecv_c);
-
-extern "C" int PMPI_Iprobe(int /*source*/, int /*tag*/, MPI_Comm /*comm*/,
-                           int* /*flag*/, MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iprobe");
-}
-SHMPI_PMPI_ALIAS(MPI_Iprobe);
-
-extern "C" int PMPI_Irecv(void* /*buf*/, int /*count*/,
-                          MPI_Datatype /*datatype*/, int /*source*/,
-                          int /*tag*/, MPI_Comm /*comm*/,
-                          MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Irecv");
-}
-SHMPI_PMPI_ALIAS(MPI_Irecv);
 
 extern "C" int PMPI_Irecv_c(void* /*buf*/, MPI_Count /*count*/,
                             MPI_Datatype /*datatype*/, int /*source*/,
@@ -142,14 +68,6 @@ extern "C" int PMPI_Irecv_c(void* /*buf*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Irecv_c);
 
-extern "C" int PMPI_Irsend(const void* /*buf*/, int /*count*/,
-                           MPI_Datatype /*datatype*/, int /*dest*/, int /*tag*/,
-                           MPI_Comm /*comm*/,
-                           MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Irsend");
-}
-SHMPI_PMPI_ALIAS(MPI_Irsend);
-
 extern "C" int PMPI_Irsend_c(const void* /*buf*/, MPI_Count /*count*/,
                              MPI_Datatype /*datatype*/, int /*dest*/,
                              int /*tag*/, MPI_Comm /*comm*/,
@@ -157,14 +75,6 @@ extern "C" int PMPI_Irsend_c(const void* /*buf*/, MPI_Count /*count*/,
   return shmpi_mpi_unsupported("MPI_Irsend_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Irsend_c);
-
-extern "C" int PMPI_Isend(const void* /*buf*/, int /*count*/,
-                          MPI_Datatype /*datatype*/, int /*dest*/, int /*tag*/,
-                          MPI_Comm /*comm*/,
-                          MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Isend");
-}
-SHMPI_PMPI_ALIAS(MPI_Isend);
 
 extern "C" int PMPI_Isend_c(const void* /*buf*/, MPI_Count /*count*/,
                             MPI_Datatype /*datatype*/, int /*dest*/,
@@ -215,14 +125,6 @@ extern "C" int PMPI_Isendrecv_replace_c(void* /*buf*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Isendrecv_replace_c);
 
-extern "C" int PMPI_Issend(const void* /*buf*/, int /*count*/,
-                           MPI_Datatype /*datatype*/, int /*dest*/, int /*tag*/,
-                           MPI_Comm /*comm*/,
-                           MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Issend");
-}
-SHMPI_PMPI_ALIAS(MPI_Issend);
-
 extern "C" int PMPI_Issend_c(const void* /*buf*/, MPI_Count /*count*/,
                              MPI_Datatype /*datatype*/, int /*dest*/,
                              int /*tag*/, MPI_Comm /*comm*/,
@@ -231,39 +133,12 @@ extern "C" int PMPI_Issend_c(const void* /*buf*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Issend_c);
 
-extern "C" int PMPI_Mprobe(int /*source*/, int /*tag*/, MPI_Comm /*comm*/,
-                           MPI_Message* /*message*/,
-                           MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Mprobe");
-}
-SHMPI_PMPI_ALIAS(MPI_Mprobe);
-
-extern "C" int PMPI_Mrecv(void* /*buf*/, int /*count*/,
-                          MPI_Datatype /*datatype*/, MPI_Message* /*message*/,
-                          MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Mrecv");
-}
-SHMPI_PMPI_ALIAS(MPI_Mrecv);
-
 extern "C" int PMPI_Mrecv_c(void* /*buf*/, MPI_Count /*count*/,
                             MPI_Datatype /*datatype*/, MPI_Message* /*message*/,
                             MPI_Status* /*status*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Mrecv_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Mrecv_c);
-
-extern "C" int PMPI_Probe(int /*source*/, int /*tag*/, MPI_Comm /*comm*/,
-                          MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Probe");
-}
-SHMPI_PMPI_ALIAS(MPI_Probe);
-
-extern "C" int PMPI_Recv(void* /*buf*/, int /*count*/,
-                         MPI_Datatype /*datatype*/, int /*source*/, int /*tag*/,
-                         MPI_Comm /*comm*/, MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Recv");
-}
-SHMPI_PMPI_ALIAS(MPI_Recv);
 
 extern "C" int PMPI_Recv_c(void* /*buf*/, MPI_Count /*count*/,
                            MPI_Datatype /*datatype*/, int /*source*/,
@@ -273,14 +148,6 @@ extern "C" int PMPI_Recv_c(void* /*buf*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Recv_c);
 
-extern "C" int PMPI_Recv_init(void* /*buf*/, int /*count*/,
-                              MPI_Datatype /*datatype*/, int /*source*/,
-                              int /*tag*/, MPI_Comm /*comm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Recv_init");
-}
-SHMPI_PMPI_ALIAS(MPI_Recv_init);
-
 extern "C" int PMPI_Recv_init_c(void* /*buf*/, MPI_Count /*count*/,
                                 MPI_Datatype /*datatype*/, int /*source*/,
                                 int /*tag*/, MPI_Comm /*comm*/,
@@ -289,38 +156,12 @@ extern "C" int PMPI_Recv_init_c(void* /*buf*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Recv_init_c);
 
-extern "C" int PMPI_Request_free(MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Request_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Request_free);
-
-extern "C" int PMPI_Request_get_status(MPI_Request /*request*/, int* /*flag*/,
-                                       MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Request_get_status");
-}
-SHMPI_PMPI_ALIAS(MPI_Request_get_status);
-
-extern "C" int PMPI_Rsend(const void* /*buf*/, int /*count*/,
-                          MPI_Datatype /*datatype*/, int /*dest*/, int /*tag*/,
-                          MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Rsend");
-}
-SHMPI_PMPI_ALIAS(MPI_Rsend);
-
 extern "C" int PMPI_Rsend_c(const void* /*buf*/, MPI_Count /*count*/,
                             MPI_Datatype /*datatype*/, int /*dest*/,
                             int /*tag*/, MPI_Comm /*comm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Rsend_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Rsend_c);
-
-extern "C" int PMPI_Rsend_init(const void* /*buf*/, int /*count*/,
-                               MPI_Datatype /*datatype*/, int /*dest*/,
-                               int /*tag*/, MPI_Comm /*comm*/,
-                               MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Rsend_init");
-}
-SHMPI_PMPI_ALIAS(MPI_Rsend_init);
 
 extern "C" int PMPI_Rsend_init_c(const void* /*buf*/, MPI_Count /*count*/,
                                  MPI_Datatype /*datatype*/, int /*dest*/,
@@ -330,27 +171,12 @@ extern "C" int PMPI_Rsend_init_c(const void* /*buf*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Rsend_init_c);
 
-extern "C" int PMPI_Send(const void* /*buf*/, int /*count*/,
-                         MPI_Datatype /*datatype*/, int /*dest*/, int /*tag*/,
-                         MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Send");
-}
-SHMPI_PMPI_ALIAS(MPI_Send);
-
 extern "C" int PMPI_Send_c(const void* /*buf*/, MPI_Count /*count*/,
                            MPI_Datatype /*datatype*/, int /*dest*/, int /*tag*/,
                            MPI_Comm /*comm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Send_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Send_c);
-
-extern "C" int PMPI_Send_init(const void* /*buf*/, int /*count*/,
-                              MPI_Datatype /*datatype*/, int /*dest*/,
-                              int /*tag*/, MPI_Comm /*comm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Send_init");
-}
-SHMPI_PMPI_ALIAS(MPI_Send_init);
 
 extern "C" int PMPI_Send_init_c(const void* /*buf*/, MPI_Count /*count*/,
                                 MPI_Datatype /*datatype*/, int /*dest*/,
@@ -359,16 +185,6 @@ extern "C" int PMPI_Send_init_c(const void* /*buf*/, MPI_Count /*count*/,
   return shmpi_mpi_unsupported("MPI_Send_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Send_init_c);
-
-extern "C" int PMPI_Sendrecv(const void* /*sendbuf*/, int /*sendcount*/,
-                             MPI_Datatype /*sendtype*/, int /*dest*/,
-                             int /*sendtag*/, void* /*recvbuf*/,
-                             int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                             int /*source*/, int /*recvtag*/, MPI_Comm /*comm*/,
-                             MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Sendrecv");
-}
-SHMPI_PMPI_ALIAS(MPI_Sendrecv);
 
 extern "C" int PMPI_Sendrecv_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
                                MPI_Datatype /*sendtype*/, int /*dest*/,
@@ -381,15 +197,6 @@ extern "C" int PMPI_Sendrecv_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Sendrecv_c);
 
-extern "C" int PMPI_Sendrecv_replace(void* /*buf*/, int /*count*/,
-                                     MPI_Datatype /*datatype*/, int /*dest*/,
-                                     int /*sendtag*/, int /*source*/,
-                                     int /*recvtag*/, MPI_Comm /*comm*/,
-                                     MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Sendrecv_replace");
-}
-SHMPI_PMPI_ALIAS(MPI_Sendrecv_replace);
-
 extern "C" int PMPI_Sendrecv_replace_c(void* /*buf*/, MPI_Count /*count*/,
                                        MPI_Datatype /*datatype*/, int /*dest*/,
                                        int /*sendtag*/, int /*source*/,
@@ -399,27 +206,12 @@ extern "C" int PMPI_Sendrecv_replace_c(void* /*buf*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Sendrecv_replace_c);
 
-extern "C" int PMPI_Ssend(const void* /*buf*/, int /*count*/,
-                          MPI_Datatype /*datatype*/, int /*dest*/, int /*tag*/,
-                          MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ssend");
-}
-SHMPI_PMPI_ALIAS(MPI_Ssend);
-
 extern "C" int PMPI_Ssend_c(const void* /*buf*/, MPI_Count /*count*/,
                             MPI_Datatype /*datatype*/, int /*dest*/,
                             int /*tag*/, MPI_Comm /*comm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Ssend_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Ssend_c);
-
-extern "C" int PMPI_Ssend_init(const void* /*buf*/, int /*count*/,
-                               MPI_Datatype /*datatype*/, int /*dest*/,
-                               int /*tag*/, MPI_Comm /*comm*/,
-                               MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ssend_init");
-}
-SHMPI_PMPI_ALIAS(MPI_Ssend_init);
 
 extern "C" int PMPI_Ssend_init_c(const void* /*buf*/, MPI_Count /*count*/,
                                  MPI_Datatype /*datatype*/, int /*dest*/,
@@ -428,74 +220,3 @@ extern "C" int PMPI_Ssend_init_c(const void* /*buf*/, MPI_Count /*count*/,
   return shmpi_mpi_unsupported("MPI_Ssend_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Ssend_init_c);
-
-extern "C" int PMPI_Start(MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Start");
-}
-SHMPI_PMPI_ALIAS(MPI_Start);
-
-extern "C" int PMPI_Startall(int /*count*/,
-                             MPI_Request /*array_of_requests*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_Startall");
-}
-SHMPI_PMPI_ALIAS(MPI_Startall);
-
-extern "C" int PMPI_Test(MPI_Request* /*request*/, int* /*flag*/,
-                         MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Test");
-}
-SHMPI_PMPI_ALIAS(MPI_Test);
-
-extern "C" int PMPI_Test_cancelled(const MPI_Status* /*status*/,
-                                   int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Test_cancelled");
-}
-SHMPI_PMPI_ALIAS(MPI_Test_cancelled);
-
-extern "C" int PMPI_Testall(int /*count*/, MPI_Request /*array_of_requests*/[],
-                            int* /*flag*/,
-                            MPI_Status /*array_of_statuses*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_Testall");
-}
-SHMPI_PMPI_ALIAS(MPI_Testall);
-
-extern "C" int PMPI_Testany(int /*count*/, MPI_Request /*array_of_requests*/[],
-                            int* /*indx*/, int* /*flag*/,
-                            MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Testany");
-}
-SHMPI_PMPI_ALIAS(MPI_Testany);
-
-extern "C" int PMPI_Testsome(int /*incount*/,
-                             MPI_Request /*array_of_requests*/[],
-                             int* /*outcount*/, int /*array_of_indices*/[],
-                             MPI_Status /*array_of_statuses*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_Testsome");
-}
-SHMPI_PMPI_ALIAS(MPI_Testsome);
-
-extern "C" int PMPI_Wait(MPI_Request* /*request*/,
-                         MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Wait");
-}
-SHMPI_PMPI_ALIAS(MPI_Wait);
-
-extern "C" int PMPI_Waitall(int /*count*/, MPI_Request /*array_of_requests*/[],
-                            MPI_Status /*array_of_statuses*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_Waitall");
-}
-SHMPI_PMPI_ALIAS(MPI_Waitall);
-
-extern "C" int PMPI_Waitany(int /*count*/, MPI_Request /*array_of_requests*/[],
-                            int* /*indx*/, MPI_Status* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Waitany");
-}
-SHMPI_PMPI_ALIAS(MPI_Waitany);
-
-extern "C" int PMPI_Waitsome(int /*incount*/,
-                             MPI_Request /*array_of_requests*/[],
-                             int* /*outcount*/, int /*array_of_indices*/[],
-                             MPI_Status /*array_of_statuses*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_Waitsome");
-}
-SHMPI_PMPI_ALIAS(MPI_Waitsome);

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// The one pack/unpack interface every protocol copies through. A Layout is
+// what a protocol needs to know about (buffer, count, datatype): where the
+// data starts, how many packed bytes it holds, and whether it is contiguous.
+// Contiguous layouts (every predefined type) take an inline memcpy; derived
+// datatypes (a later issue) provide a TypeMap and the out-of-line walker.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+
+namespace shmpi::datatype {
+
+struct TypeMap;  // derived-datatype description; not yet defined
+
+struct Layout {
+  std::byte* base =
+      nullptr;            // address of the first byte (buf + true lower bound)
+  std::size_t bytes = 0;  // packed size: count * type size
+  const TypeMap* map = nullptr;  // nullptr: the bytes are contiguous at base
+};
+
+void pack_noncontiguous(const Layout& layout, std::size_t offset,
+                        void* destination, std::size_t bytes) noexcept;
+void unpack_noncontiguous(const Layout& layout, std::size_t offset,
+                          const void* source, std::size_t bytes) noexcept;
+
+// Copies packed bytes [offset, offset + bytes) of `layout` to destination.
+inline void pack(const Layout& layout, std::size_t offset, void* destination,
+                 std::size_t bytes) noexcept {
+  if (layout.map == nullptr) [[likely]] {
+    std::memcpy(destination, layout.base + offset, bytes);
+  } else {
+    pack_noncontiguous(layout, offset, destination, bytes);
+  }
+}
+
+// Copies `bytes` packed bytes from source into packed positions
+// [offset, offset + bytes) of `layout`.
+inline void unpack(const Layout& layout, std::size_t offset, const void* source,
+                   std::size_t bytes) noexcept {
+  if (layout.map == nullptr) [[likely]] {
+    std::memcpy(layout.base + offset, source, bytes);
+  } else {
+    unpack_noncontiguous(layout, offset, source, bytes);
+  }
+}
+
+}  // namespace shmpi::datatype

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Envelope: the message header that rides in the first cell of every ring
+// message, next to the cell's sequence word. With the 20-byte envelope the
+// head cell has 40 bytes left, so a message of up to 40 bytes is one cache
+// line end to end.
+//
+// Head cell:   [seq:4][envelope:20][payload or protocol data:40]
+// Later cells: [seq = kContinuation:4][payload:60]
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "shm_queues/spsc_ring.hpp"
+
+namespace shmpi::matching {
+
+enum class Protocol : std::uint8_t {
+  kEager = 1,       // payload inline in this cell and continuation cells
+  kRendezvous = 2,  // request to send: data follows through a rendezvous slot
+  kSyncAck = 3,     // receiver matched a synchronous eager send (not matched)
+};
+
+enum EnvelopeFlags : std::uint8_t {
+  kFlagSync = 1,              // synchronous send: the sender waits for the match
+  kFlagEagerRendezvous = 2,  // the sender completes without a match: drain at once
+};
+
+struct Envelope {
+  Protocol protocol;
+  std::uint8_t flags;
+  std::uint16_t context_id;
+  std::int32_t source;  // rank of the sender in the communicator's group
+  std::int32_t tag;
+  std::uint32_t length_low;  // message length in bytes, split so the
+  std::uint32_t length_high;  // struct stays 4-byte aligned and 20 bytes
+
+  std::uint64_t length() const {
+    return (std::uint64_t{length_high} << 32) | length_low;
+  }
+  void set_length(std::uint64_t bytes) {
+    length_low = static_cast<std::uint32_t>(bytes);
+    length_high = static_cast<std::uint32_t>(bytes >> 32);
+  }
+};
+static_assert(std::is_trivially_copyable_v<Envelope>, "copied into cells with memcpy");
+static_assert(sizeof(Envelope) == 20, "the envelope leaves 40 bytes in the head cell");
+
+inline constexpr std::size_t kHeadPayloadBytes = shm_queues::Cell::kBodyBytes - sizeof(Envelope);
+inline constexpr std::size_t kContinuationPayloadBytes = shm_queues::Cell::kBodyBytes;
+static_assert(kHeadPayloadBytes == 40 && kContinuationPayloadBytes == 60);
+
+// Cells an eager message of `bytes` bytes occupies.
+constexpr std::uint32_t eager_cells(std::size_t bytes) {
+  return bytes <= kHeadPayloadBytes
+             ? 1
+             : 1 + static_cast<std::uint32_t>((bytes - kHeadPayloadBytes +
+                                               kContinuationPayloadBytes - 1) /
+                                              kContinuationPayloadBytes);
+}
+static_assert(eager_cells(0) == 1 && eager_cells(40) == 1 && eager_cells(41) == 2 &&
+              eager_cells(100) == 2 && eager_cells(101) == 3);
+
+inline void write_envelope(shm_queues::Cell& cell, const Envelope& envelope) {
+  std::memcpy(cell.body, &envelope, sizeof envelope);
+}
+inline Envelope read_envelope(const shm_queues::Cell& cell) {
+  Envelope envelope;
+  std::memcpy(&envelope, cell.body, sizeof envelope);
+  return envelope;
+}
+inline std::byte* head_payload(shm_queues::Cell& cell) { return cell.body + sizeof(Envelope); }
+inline const std::byte* head_payload(const shm_queues::Cell& cell) {
+  return cell.body + sizeof(Envelope);
+}
+
+}  // namespace shmpi::matching

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// MatchEngine: one rank's posted-receive and unexpected-message queues,
+// binned by (context ID, source) with a separate path for MPI_ANY_SOURCE.
+//
+// Ordering (MPI's non-overtaking rule): every entry carries an order number
+// (posting order for receives, arrival order for messages). A message is
+// matched to the earliest-posted receive that accepts it: the first match in
+// its (context, source) bin and the first in the context's any-source list
+// are compared by order. A receive takes the earliest-arrived message it
+// accepts: from the source's bin, or for MPI_ANY_SOURCE from the context's
+// arrival-ordered list of all unexpected messages. Messages from one source
+// arrive in the order they were sent (one FIFO ring per pair), so both rules
+// together give MPI's ordering.
+//
+// Not thread-safe: the caller serialises (the engine lock in p2p).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "matching/match_list.hpp"
+
+namespace shmpi::matching {
+
+inline constexpr std::int32_t kAnySource = -1;  // MPI_ANY_SOURCE (mpi.h, ABI value)
+inline constexpr std::int32_t kAnyTag = -2;     // MPI_ANY_TAG (mpi.h, ABI value)
+
+// A posted receive. Embedded in the receive request.
+struct PostedEntry {
+  ListHook hook;
+  std::uint64_t order = 0;
+  std::uint16_t context_id = 0;
+  std::int32_t source = 0;  // or kAnySource
+  std::int32_t tag = 0;     // or kAnyTag
+};
+
+// An unexpected message. Embedded in the unexpected-message record; linked
+// into its source bin and into the context's arrival list.
+struct UnexpectedEntry {
+  ListHook source_hook;
+  ListHook arrival_hook;
+  std::uint64_t order = 0;
+  std::uint16_t context_id = 0;
+  std::int32_t source = 0;
+  std::int32_t tag = 0;
+};
+
+class MatchEngine {
+ public:
+  MatchEngine();
+  ~MatchEngine();
+  MatchEngine(const MatchEngine&) = delete;
+  MatchEngine& operator=(const MatchEngine&) = delete;
+
+  // Queues a receive that found no unexpected message.
+  void post(PostedEntry* entry);
+  // Removes and returns the earliest-posted receive that accepts the message.
+  PostedEntry* match_posted(std::uint16_t context_id, std::int32_t source, std::int32_t tag);
+  // Removes a posted receive (cancel). False if it was not queued.
+  bool remove_posted(PostedEntry* entry);
+
+  void add_unexpected(UnexpectedEntry* entry);
+  // The earliest-arrived message the receive accepts; removed unless peek.
+  UnexpectedEntry* match_unexpected(std::uint16_t context_id, std::int32_t source,
+                                    std::int32_t tag, bool peek);
+  void remove_unexpected(UnexpectedEntry* entry);
+
+  std::uint64_t next_order() { return ++order_; }
+
+ private:
+  struct ContextQueues;
+  ContextQueues& queues(std::uint16_t context_id);
+  ContextQueues* find_queues(std::uint16_t context_id) const {
+    return by_context_[context_id].get();
+  }
+
+  std::uint64_t order_ = 0;
+  std::vector<std::unique_ptr<ContextQueues>> by_context_;  // indexed by context ID
+};
+
+}  // namespace shmpi::matching

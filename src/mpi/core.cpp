@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+#include "mpi/core.hpp"
+
+#include <unistd.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+#include "base/log.hpp"
+#include "mpi/detail/unsupported.hpp"
+#include "mpi/errors.hpp"
+
+namespace shmpi::mpi {
+
+static_assert(MPI_ERR_TRUNCATE == 15 && MPI_ERR_OTHER == 16 && MPI_ERR_ARG == 13 &&
+                  MPI_ERR_NO_MEM == 39,
+              "internal modules use these class numbers (segment.cpp, engine.cpp)");
+static_assert(sizeof(MPI_Status) == 8 * sizeof(int), "ABI status layout");
+
+MpiState& state() {
+  static MpiState* instance = new MpiState();  // never destroyed: used until exit
+  return *instance;
+}
+
+Comm* find_comm(MPI_Comm comm) {
+  if (!initialized()) {
+    return nullptr;
+  }
+  if (comm == MPI_COMM_WORLD) {
+    return &state().world;
+  }
+  if (comm == MPI_COMM_SELF) {
+    return &state().self;
+  }
+  return nullptr;  // communicator creation arrives with the communicators issue
+}
+
+const datatype::BasicType* find_type(MPI_Datatype type) {
+  return datatype::find_predefined(reinterpret_cast<std::uintptr_t>(type));
+}
+
+p2p::Request* find_request(MPI_Request request) {
+  return state().requests.find(request);
+}
+
+namespace {
+
+int world_rank() {
+  runtime::Runtime* runtime = runtime::Runtime::get();
+  return runtime != nullptr ? static_cast<int>(runtime->world().rank) : 0;
+}
+
+[[noreturn]] void fatal(int code) {
+  runtime::Runtime* runtime = runtime::Runtime::get();
+  int exit_code = error_class_of(code);
+  if (exit_code <= 0) {
+    exit_code = 1;
+  }
+  if (runtime != nullptr) {
+    runtime->abort_job(exit_code);
+  }
+  ::_exit(exit_code);
+}
+
+int apply_handler(Comm* comm, int code, const char* message) {
+  MPI_Errhandler handler = comm != nullptr ? comm->errhandler : state().world.errhandler;
+  if (handler == MPI_ERRORS_RETURN) {
+    return code;
+  }
+  if (handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_ABORT ||
+      handler == MPI_ERRHANDLER_NULL) {
+    base::log_error("rank %d: %s", world_rank(), message);
+    fatal(code);
+  }
+  if (Errhandler* user = state().errhandlers.find(handler)) {
+    MPI_Comm handle = comm != nullptr ? comm->handle : MPI_COMM_WORLD;
+    int code_copy = code;
+    user->function(&handle, &code_copy);
+  }
+  return code;
+}
+
+}  // namespace
+
+int fail(Comm* comm, int mpi_class, const char* function, const char* detail, ...) noexcept {
+  char text[512];
+  int used = std::snprintf(text, sizeof text, "%s: ", function);
+  std::va_list args;
+  va_start(args, detail);
+  std::vsnprintf(text + used, sizeof text - static_cast<std::size_t>(used), detail, args);
+  va_end(args);
+  // The code's message names the function and the problem, without the
+  // per-call values, so repeated errors reuse one interned message.
+  char short_text[160];
+  std::snprintf(short_text, sizeof short_text, "%s: %s", function,
+                std::string_view(error_string(mpi_class)).data());
+  int code = make_error_code(mpi_class, short_text);
+  return apply_handler(comm, code, text);
+}
+
+int raise_code(Comm* comm, int code, const char* function) noexcept {
+  char text[512];
+  std::string_view what = error_string(code);
+  std::snprintf(text, sizeof text, "%s: %.*s", function, static_cast<int>(what.size()),
+                what.data());
+  return apply_handler(comm, code, text);
+}
+
+int check_initialized(const char* function) noexcept {
+  if (initialized()) [[likely]] {
+    return MPI_SUCCESS;
+  }
+  base::log_error("%s called %s MPI_Init", function,
+                  runtime::lifecycle().load() == runtime::kFinalized ? "after MPI_Finalize"
+                                                                     : "before");
+  ::_exit(1);
+}
+
+int check_comm(MPI_Comm handle, Comm** out, const char* function) noexcept {
+  Comm* comm = find_comm(handle);
+  if (comm == nullptr) [[unlikely]] {
+    if (handle == MPI_COMM_NULL) {
+      return fail(nullptr, MPI_ERR_COMM, function, "communicator is MPI_COMM_NULL");
+    }
+    return fail(nullptr, MPI_ERR_COMM, function, "invalid communicator handle %p",
+                static_cast<void*>(handle));
+  }
+  *out = comm;
+  return MPI_SUCCESS;
+}
+
+int check_count(Comm* comm, MPI_Count count, const char* function) noexcept {
+  if (count < 0) [[unlikely]] {
+    return fail(comm, MPI_ERR_COUNT, function, "negative count %lld",
+                static_cast<long long>(count));
+  }
+  return MPI_SUCCESS;
+}
+
+int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
+               const char* function) noexcept {
+  const datatype::BasicType* found = find_type(type);
+  if (found == nullptr) [[unlikely]] {
+    if (type == MPI_DATATYPE_NULL) {
+      return fail(comm, MPI_ERR_TYPE, function, "datatype is MPI_DATATYPE_NULL");
+    }
+    return fail(comm, MPI_ERR_TYPE, function, "invalid datatype handle %p",
+                static_cast<void*>(type));
+  }
+  *out = found;
+  return MPI_SUCCESS;
+}
+
+int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
+                 const char* function) noexcept {
+  if (buffer == nullptr && count > 0) [[unlikely]] {
+    return fail(comm, MPI_ERR_BUFFER, function, "null buffer with count %lld",
+                static_cast<long long>(count));
+  }
+  return MPI_SUCCESS;
+}
+
+int check_dest(Comm* comm, int rank, const char* function) noexcept {
+  if ((rank < 0 || rank >= comm->size) && rank != MPI_PROC_NULL) [[unlikely]] {
+    return fail(comm, MPI_ERR_RANK, function, "invalid rank %d (communicator size %d)", rank,
+                comm->size);
+  }
+  return MPI_SUCCESS;
+}
+
+int check_source(Comm* comm, int rank, const char* function) noexcept {
+  if ((rank < 0 || rank >= comm->size) && rank != MPI_PROC_NULL && rank != MPI_ANY_SOURCE)
+      [[unlikely]] {
+    return fail(comm, MPI_ERR_RANK, function, "invalid source rank %d (communicator size %d)",
+                rank, comm->size);
+  }
+  return MPI_SUCCESS;
+}
+
+int check_send_tag(Comm* comm, int tag, const char* function) noexcept {
+  if (tag < 0 || tag > kTagUpperBound) [[unlikely]] {
+    return fail(comm, MPI_ERR_TAG, function, "invalid tag %d (valid: 0..MPI_TAG_UB)", tag);
+  }
+  return MPI_SUCCESS;
+}
+
+int check_recv_tag(Comm* comm, int tag, const char* function) noexcept {
+  if ((tag < 0 || tag > kTagUpperBound) && tag != MPI_ANY_TAG) [[unlikely]] {
+    return fail(comm, MPI_ERR_TAG, function,
+                "invalid tag %d (valid: 0..MPI_TAG_UB or MPI_ANY_TAG)", tag);
+  }
+  return MPI_SUCCESS;
+}
+
+void set_status_count(MPI_Status* status, MPI_Count bytes) {
+  auto value = static_cast<std::uint64_t>(bytes);
+  status->MPI_internal[0] = static_cast<int>(value & 0xffffffffU);
+  status->MPI_internal[1] = static_cast<int>(value >> 32);
+}
+
+MPI_Count status_bytes(const MPI_Status* status) {
+  std::uint64_t low = static_cast<std::uint32_t>(status->MPI_internal[0]);
+  std::uint64_t high = static_cast<std::uint32_t>(status->MPI_internal[1]);
+  return static_cast<MPI_Count>((high << 32) | low);
+}
+
+void fill_status(MPI_Status* status, const p2p::Status& from) {
+  if (status == MPI_STATUS_IGNORE) {
+    return;
+  }
+  status->MPI_SOURCE = from.source;
+  status->MPI_TAG = from.tag;
+  status->MPI_ERROR = from.error;
+  set_status_count(status, static_cast<MPI_Count>(from.bytes));
+  status->MPI_internal[2] = from.cancelled ? 1 : 0;
+}
+
+}  // namespace shmpi::mpi
+
+extern "C" int shmpi_mpi_unsupported(const char* function_name) noexcept {
+  using namespace shmpi::mpi;
+  Comm* comm = initialized() ? &state().world : nullptr;
+  char detail[160];
+  std::snprintf(detail, sizeof detail, "%s is not supported by shmpi yet", function_name);
+  int code = make_error_code(MPI_ERR_UNSUPPORTED_OPERATION, detail);
+  return raise_code(comm, code, function_name);
+}
+
+static_assert(MPI_ANY_SOURCE == shmpi::matching::kAnySource &&
+                  MPI_ANY_TAG == shmpi::matching::kAnyTag,
+              "the matching engine uses mpi.h's wildcard values");

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// The MPI layer's objects and its one error path. Every MPI_* entry point
+// checks its arguments in the standard's order, calls into the engine, and
+// returns through finish() / fail(), which applies the communicator's error
+// handler.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "datatype/predefined.hpp"
+#include "mpi/handle_arena.hpp"
+#include "p2p/request.hpp"
+#include "runtime/runtime.hpp"
+
+namespace shmpi::mpi {
+
+inline constexpr std::uintptr_t kPredefinedLimit = 0x400;  // mpi.h: predefined handles are below
+
+struct Errhandler {
+  static constexpr std::uint32_t kMagic = 0x45726831;  // "Erh1"
+  std::uint32_t magic = kMagic;
+  MPI_Comm_errhandler_function* function = nullptr;
+  int references = 1;
+};
+
+struct Comm {
+  static constexpr std::uint32_t kMagic = 0x436f6d31;  // "Com1"
+  std::uint32_t magic = kMagic;
+  std::uint16_t context_id = 0;       // point-to-point context
+  std::uint16_t coll_context_id = 0;  // context for internal collective traffic (Z = 1)
+  int rank = 0;
+  int size = 0;
+  std::vector<std::uint32_t> slots;   // comm rank -> segment slot
+  MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+  std::string name;
+  MPI_Comm handle = MPI_COMM_NULL;    // the handle the user sees
+};
+
+struct Runtime;
+
+// Global objects of the MPI layer (created in MPI_Init).
+struct MpiState {
+  Comm world;
+  Comm self;
+  HandleArena<p2p::Request> requests{1u << 22};
+  HandleArena<Errhandler> errhandlers{1u << 16};
+  runtime::Runtime* runtime = nullptr;
+  p2p::Engine* engine = nullptr;
+};
+MpiState& state();
+
+inline bool initialized() {
+  return runtime::lifecycle().load(std::memory_order_acquire) == runtime::kInitialized;
+}
+
+// Handle lookups: nullptr for a null, invalid or garbage handle.
+Comm* find_comm(MPI_Comm comm);
+const datatype::BasicType* find_type(MPI_Datatype type);
+p2p::Request* find_request(MPI_Request request);
+inline MPI_Request to_handle(p2p::Request* request) {
+  return reinterpret_cast<MPI_Request>(request);  // NOLINT: handles are object pointers
+}
+
+// Raises `mpi_class` on `comm` (nullptr: the MPI_COMM_WORLD handler, as for
+// errors not tied to a communicator): prints and aborts under
+// MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT, calls a user handler, and
+// returns the error code. `detail` is printed after the function name.
+[[gnu::format(printf, 4, 5)]] int fail(Comm* comm, int mpi_class, const char* function,
+                                       const char* detail, ...) noexcept;
+// Same for a code that already carries its class (e.g. from a request).
+int raise_code(Comm* comm, int code, const char* function) noexcept;
+
+// Argument checks shared by the entry points; each returns MPI_SUCCESS or
+// raises (through fail) and returns the error code.
+int check_initialized(const char* function) noexcept;
+int check_comm(MPI_Comm handle, Comm** out, const char* function) noexcept;
+int check_count(Comm* comm, MPI_Count count, const char* function) noexcept;
+int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
+               const char* function) noexcept;
+int check_buffer(Comm* comm, const void* buffer, MPI_Count count, const char* function) noexcept;
+int check_dest(Comm* comm, int rank, const char* function) noexcept;     // rank or PROC_NULL
+int check_source(Comm* comm, int rank, const char* function) noexcept;   // + ANY_SOURCE
+int check_send_tag(Comm* comm, int tag, const char* function) noexcept;
+int check_recv_tag(Comm* comm, int tag, const char* function) noexcept;  // + ANY_TAG
+
+inline constexpr int kTagUpperBound = 0x7fffffff;
+
+void fill_status(MPI_Status* status, const p2p::Status& from);
+void set_status_count(MPI_Status* status, MPI_Count bytes);
+MPI_Count status_bytes(const MPI_Status* status);
+
+}  // namespace shmpi::mpi

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+// Environment: init, finalize, abort, thread level, world/self queries,
+// error handlers, shared-heap memory.
+#include <mpi.h>
+#include <pthread.h>
+
+#include <cstring>
+
+#include "base/log.hpp"
+#include "mpi/bsend.hpp"
+#include "mpi/core.hpp"
+#include "mpi/detail/pmpi.hpp"
+#include "mpi/errors.hpp"
+#include "runtime/runtime.hpp"
+#include "segment/shared_heap.hpp"
+
+using namespace shmpi;
+using namespace shmpi::mpi;
+
+namespace {
+
+pthread_t main_thread;
+
+void release_orphan(p2p::Request* request) {
+  if (request->user_object != nullptr) {
+    bsend_release(request);
+  }
+  state().requests.destroy(request);
+}
+
+int init_common(int required, int* provided, const char* function) {
+  if (runtime::lifecycle().load(std::memory_order_acquire) != runtime::kNotInitialized) {
+    base::log_error("%s: MPI is already %s", function,
+                    runtime::lifecycle().load() == runtime::kFinalized ? "finalized"
+                                                                       : "initialized");
+    return MPI_ERR_OTHER;
+  }
+  int level = required;
+  if (level != MPI_THREAD_SINGLE && level != MPI_THREAD_FUNNELED &&
+      level != MPI_THREAD_SERIALIZED && level != MPI_THREAD_MULTIPLE) {
+    level = MPI_THREAD_SINGLE;
+  }
+  auto runtime = runtime::Runtime::initialize(level == MPI_THREAD_MULTIPLE, level);
+  if (!runtime) {
+    base::log_error("%s: %.*s", function, static_cast<int>(runtime.error().what.size()),
+                    runtime.error().what.data());
+    ::_exit(1);
+  }
+  MpiState& s = state();
+  s.runtime = runtime.value();
+  s.engine = &s.runtime->engine();
+  s.engine->set_orphan_handler(release_orphan);
+  const runtime::WorldInfo& world = s.runtime->world();
+  s.world.context_id = 0;        // mask word 0, bit 0: prefix 0 << 4
+  s.world.coll_context_id = 1;   // Z bit
+  s.world.rank = static_cast<int>(world.rank);
+  s.world.size = static_cast<int>(world.size);
+  s.world.slots.resize(world.size);
+  for (std::uint32_t r = 0; r < world.size; ++r) {
+    s.world.slots[r] = r;
+  }
+  s.world.name = "MPI_COMM_WORLD";
+  s.world.handle = MPI_COMM_WORLD;
+  s.self.context_id = 1 << 4;    // mask word 0, bit 1
+  s.self.coll_context_id = (1 << 4) | 1;
+  s.self.rank = 0;
+  s.self.size = 1;
+  s.self.slots = {world.slot};
+  s.self.name = "MPI_COMM_SELF";
+  s.self.handle = MPI_COMM_SELF;
+  main_thread = pthread_self();
+  if (provided != nullptr) {
+    *provided = level;
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Init(int* /*argc*/, char*** /*argv*/) noexcept {
+  return init_common(MPI_THREAD_SINGLE, nullptr, "MPI_Init");
+}
+SHMPI_PMPI_ALIAS(MPI_Init);
+
+extern "C" int PMPI_Init_thread(int* /*argc*/, char*** /*argv*/, int required,
+                                int* provided) noexcept {
+  return init_common(required, provided, "MPI_Init_thread");
+}
+SHMPI_PMPI_ALIAS(MPI_Init_thread);
+
+extern "C" int PMPI_Finalize(void) noexcept {
+  if (int rc = check_initialized("MPI_Finalize"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  bsend_flush();
+  if (auto done = runtime::Runtime::finalize(); !done) {
+    return fail(nullptr, done.error().mpi_class, "MPI_Finalize", "%.*s",
+                static_cast<int>(done.error().what.size()), done.error().what.data());
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Finalize);
+
+extern "C" int PMPI_Initialized(int* flag) noexcept {
+  if (flag == nullptr) {
+    return MPI_ERR_ARG;
+  }
+  *flag = runtime::lifecycle().load(std::memory_order_acquire) != runtime::kNotInitialized;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Initialized);
+
+extern "C" int PMPI_Finalized(int* flag) noexcept {
+  if (flag == nullptr) {
+    return MPI_ERR_ARG;
+  }
+  *flag = runtime::lifecycle().load(std::memory_order_acquire) == runtime::kFinalized;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Finalized);
+
+extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) noexcept {
+  runtime::Runtime* runtime = runtime::Runtime::get();
+  const char* name = comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
+                     : comm == MPI_COMM_SELF ? "MPI_COMM_SELF"
+                                             : "comm";
+  base::log_error("rank %d called MPI_Abort(%s, %d): aborting the job",
+                  runtime != nullptr ? static_cast<int>(runtime->world().rank) : 0, name,
+                  errorcode);
+  if (runtime != nullptr) {
+    runtime->abort_job(errorcode);
+  }
+  ::_exit(errorcode & 0xff ? errorcode & 0xff : 1);
+}
+SHMPI_PMPI_ALIAS(MPI_Abort);
+
+extern "C" int PMPI_Query_thread(int* provided) noexcept {
+  if (int rc = check_initialized("MPI_Query_thread"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (provided == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Query_thread", "provided is NULL");
+  }
+  *provided = state().runtime->world().thread_level;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Query_thread);
+
+extern "C" int PMPI_Is_thread_main(int* flag) noexcept {
+  if (int rc = check_initialized("MPI_Is_thread_main"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (flag == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Is_thread_main", "flag is NULL");
+  }
+  *flag = pthread_equal(pthread_self(), main_thread) != 0;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Is_thread_main);
+
+extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank) noexcept {
+  Comm* c = nullptr;
+  if (int rc = check_comm(comm, &c, "MPI_Comm_rank"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (rank == nullptr) {
+    return fail(c, MPI_ERR_ARG, "MPI_Comm_rank", "rank is NULL");
+  }
+  *rank = c->rank;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_rank);
+
+extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size) noexcept {
+  Comm* c = nullptr;
+  if (int rc = check_comm(comm, &c, "MPI_Comm_size"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (size == nullptr) {
+    return fail(c, MPI_ERR_ARG, "MPI_Comm_size", "size is NULL");
+  }
+  *size = c->size;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_size);
+
+// ------------------------------------------------------------ error handlers
+
+namespace {
+bool valid_errhandler(MPI_Errhandler handler) {
+  return handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN ||
+         handler == MPI_ERRORS_ABORT || state().errhandlers.find(handler) != nullptr;
+}
+}  // namespace
+
+extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) noexcept {
+  Comm* c = nullptr;
+  if (int rc = check_comm(comm, &c, "MPI_Comm_set_errhandler"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (!valid_errhandler(errhandler)) {
+    return fail(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "invalid error handler");
+  }
+  if (Errhandler* user = state().errhandlers.find(errhandler)) {
+    ++user->references;
+  }
+  if (Errhandler* old = state().errhandlers.find(c->errhandler)) {
+    if (--old->references == 0) {
+      state().errhandlers.destroy(old);
+    }
+  }
+  c->errhandler = errhandler;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_set_errhandler);
+
+extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) noexcept {
+  Comm* c = nullptr;
+  if (int rc = check_comm(comm, &c, "MPI_Comm_get_errhandler"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (errhandler == nullptr) {
+    return fail(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
+  }
+  if (Errhandler* user = state().errhandlers.find(c->errhandler)) {
+    ++user->references;
+  }
+  *errhandler = c->errhandler;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_get_errhandler);
+
+extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function,
+                                           MPI_Errhandler* errhandler) noexcept {
+  if (int rc = check_initialized("MPI_Comm_create_errhandler"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (function == nullptr || errhandler == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Comm_create_errhandler", "NULL argument");
+  }
+  Errhandler* created = state().errhandlers.create();
+  if (created == nullptr) {
+    return fail(nullptr, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler", "out of handles");
+  }
+  created->function = function;
+  *errhandler = reinterpret_cast<MPI_Errhandler>(created);  // NOLINT: handle is the object
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_create_errhandler);
+
+extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) noexcept {
+  if (int rc = check_initialized("MPI_Errhandler_free"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (errhandler == nullptr || !valid_errhandler(*errhandler)) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Errhandler_free", "invalid error handler");
+  }
+  if (Errhandler* user = state().errhandlers.find(*errhandler)) {
+    if (--user->references == 0) {
+      state().errhandlers.destroy(user);
+    }
+  }
+  *errhandler = MPI_ERRHANDLER_NULL;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Errhandler_free);
+
+extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) noexcept {
+  Comm* c = nullptr;
+  if (int rc = check_comm(comm, &c, "MPI_Comm_call_errhandler"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  raise_code(c, errorcode, "MPI_Comm_call_errhandler");
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_call_errhandler);
+
+// ------------------------------------------------------------ memory
+
+extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info /*info*/, void* baseptr) noexcept {
+  if (int rc = check_initialized("MPI_Alloc_mem"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (size < 0) {
+    return fail(nullptr, MPI_ERR_SIZE, "MPI_Alloc_mem", "negative size %ld",
+                static_cast<long>(size));
+  }
+  if (baseptr == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Alloc_mem", "baseptr is NULL");
+  }
+  const segment::Segment& segment = state().runtime->segment();
+  void* memory = segment.heap().allocate(static_cast<std::size_t>(size));
+  if (memory == nullptr) {
+    return fail(nullptr, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
+                "the shared heap cannot hold %ld more bytes (shmpirun --heap-size)",
+                static_cast<long>(size));
+  }
+  if (size > 0) {
+    if (auto populated =
+            segment.populate(segment.offset_of(memory), static_cast<std::size_t>(size));
+        !populated) {
+      segment.heap().deallocate(memory);
+      return fail(nullptr, MPI_ERR_NO_MEM, "MPI_Alloc_mem", "out of memory");
+    }
+  }
+  std::memcpy(baseptr, &memory, sizeof memory);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Alloc_mem);
+
+extern "C" int PMPI_Free_mem(void* base) noexcept {
+  if (int rc = check_initialized("MPI_Free_mem"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (base == nullptr) {
+    return MPI_SUCCESS;
+  }
+  const segment::Segment& segment = state().runtime->segment();
+  if (!segment.heap().owns(base)) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Free_mem",
+                "%p was not allocated by MPI_Alloc_mem", base);
+  }
+  segment.heap().deallocate(base);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Free_mem);

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+// Point-to-point entry points: blocking, nonblocking and persistent sends
+// and receives in every mode, send-receive.
+#include <mpi.h>
+
+#include <vector>
+
+#include "mpi/core.hpp"
+#include "mpi/detail/pmpi.hpp"
+#include "mpi/p2p_common.hpp"
+
+using namespace shmpi;
+using namespace shmpi::mpi;
+
+namespace {
+
+int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                  MPI_Comm comm, p2p::SendMode mode, const char* function) {
+  Operation op;
+  if (int rc = check_send(buf, count, type, dest, tag, comm, function, &op); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (dest == MPI_PROC_NULL) {
+    return MPI_SUCCESS;
+  }
+  p2p::Request request;
+  setup_send(request, op, mode);
+  if (int rc = start_request(request, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  state().engine->wait(request);
+  return MPI_SUCCESS;
+}
+
+int nonblocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, MPI_Request* out, p2p::SendMode mode, bool persistent,
+                     const char* function) {
+  Operation op;
+  if (int rc = check_send(buf, count, type, dest, tag, comm, function, &op); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (out == nullptr) {
+    return fail(op.comm, MPI_ERR_ARG, function, "request is NULL");
+  }
+  p2p::Request* request = new_request(op.comm, function);
+  if (request == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  setup_send(*request, op, mode);
+  request->persistent = persistent;
+  *out = to_handle(request);
+  if (persistent) {
+    request->complete.store(true, std::memory_order_relaxed);  // inactive
+    return MPI_SUCCESS;
+  }
+  request->active = true;
+  return start_request(*request, function);
+}
+
+int nonblocking_recv(void* buf, int count, MPI_Datatype type, int source, int tag,
+                     MPI_Comm comm, MPI_Request* out, bool persistent, const char* function) {
+  Operation op;
+  if (int rc = check_recv(buf, count, type, source, tag, comm, function, &op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (out == nullptr) {
+    return fail(op.comm, MPI_ERR_ARG, function, "request is NULL");
+  }
+  p2p::Request* request = new_request(op.comm, function);
+  if (request == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  setup_recv(*request, op);
+  request->persistent = persistent;
+  *out = to_handle(request);
+  if (persistent) {
+    request->complete.store(true, std::memory_order_relaxed);  // inactive
+    return MPI_SUCCESS;
+  }
+  request->active = true;
+  return start_request(*request, function);
+}
+
+}  // namespace
+
+extern "C" int PMPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm, p2p::SendMode::kStandard,
+                       "MPI_Send");
+}
+SHMPI_PMPI_ALIAS(MPI_Send);
+
+extern "C" int PMPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm, p2p::SendMode::kSynchronous,
+                       "MPI_Ssend");
+}
+SHMPI_PMPI_ALIAS(MPI_Ssend);
+
+extern "C" int PMPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm, p2p::SendMode::kReady,
+                       "MPI_Rsend");
+}
+SHMPI_PMPI_ALIAS(MPI_Rsend);
+
+extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm, p2p::SendMode::kBuffered,
+                       "MPI_Bsend");
+}
+SHMPI_PMPI_ALIAS(MPI_Bsend);
+
+extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Status* status) noexcept {
+  Operation op;
+  if (int rc = check_recv(buf, count, datatype, source, tag, comm, "MPI_Recv", &op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  p2p::Request request;
+  setup_recv(request, op);
+  if (source == MPI_PROC_NULL) {
+    complete_proc_null(request);
+  } else {
+    state().engine->start_recv(request);
+    state().engine->wait(request);
+  }
+  fill_status(status, request.status);
+  if (request.status.error != MPI_SUCCESS) {
+    return fail(op.comm, request.status.error, "MPI_Recv",
+                "message of %llu bytes truncated to the %zu-byte receive buffer",
+                static_cast<unsigned long long>(request.status.bytes), op.layout.bytes);
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Recv);
+
+extern "C" int PMPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kStandard, false, "MPI_Isend");
+}
+SHMPI_PMPI_ALIAS(MPI_Isend);
+
+extern "C" int PMPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kSynchronous, false, "MPI_Issend");
+}
+SHMPI_PMPI_ALIAS(MPI_Issend);
+
+extern "C" int PMPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kReady, false, "MPI_Irsend");
+}
+SHMPI_PMPI_ALIAS(MPI_Irsend);
+
+extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kBuffered, false, "MPI_Ibsend");
+}
+SHMPI_PMPI_ALIAS(MPI_Ibsend);
+
+extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_recv(buf, count, datatype, source, tag, comm, request, false, "MPI_Irecv");
+}
+SHMPI_PMPI_ALIAS(MPI_Irecv);
+
+extern "C" int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest,
+                              int tag, MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kStandard, true, "MPI_Send_init");
+}
+SHMPI_PMPI_ALIAS(MPI_Send_init);
+
+extern "C" int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kSynchronous, true, "MPI_Ssend_init");
+}
+SHMPI_PMPI_ALIAS(MPI_Ssend_init);
+
+extern "C" int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kReady, true, "MPI_Rsend_init");
+}
+SHMPI_PMPI_ALIAS(MPI_Rsend_init);
+
+extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kBuffered, true, "MPI_Bsend_init");
+}
+SHMPI_PMPI_ALIAS(MPI_Bsend_init);
+
+extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag,
+                              MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_recv(buf, count, datatype, source, tag, comm, request, true,
+                          "MPI_Recv_init");
+}
+SHMPI_PMPI_ALIAS(MPI_Recv_init);
+
+extern "C" int PMPI_Start(MPI_Request* request) noexcept {
+  if (int rc = check_initialized("MPI_Start"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  p2p::Request* r = request != nullptr ? find_request(*request) : nullptr;
+  if (r == nullptr || !r->persistent) {
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
+  }
+  if (r->active) {
+    return fail(static_cast<Comm*>(r->comm), MPI_ERR_REQUEST, "MPI_Start",
+                "the request is already active");
+  }
+  r->active = true;
+  r->complete.store(false, std::memory_order_relaxed);
+  return start_request(*r, "MPI_Start");
+}
+SHMPI_PMPI_ALIAS(MPI_Start);
+
+extern "C" int PMPI_Startall(int count, MPI_Request requests[]) noexcept {
+  if (int rc = check_initialized("MPI_Startall"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (count < 0 || (count > 0 && requests == nullptr)) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Startall", "invalid request array");
+  }
+  for (int i = 0; i < count; ++i) {
+    p2p::Request* r = find_request(requests[i]);
+    if (r == nullptr || !r->persistent || r->active) {
+      return fail(nullptr, MPI_ERR_REQUEST, "MPI_Startall",
+                  "request %d is not an inactive persistent request", i);
+    }
+  }
+  for (int i = 0; i < count; ++i) {
+    if (int rc = PMPI_Start(&requests[i]); rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Startall);
+
+extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                             int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                             int source, int recvtag, MPI_Comm comm,
+                             MPI_Status* status) noexcept {
+  Operation send_op;
+  Operation recv_op;
+  if (int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, "MPI_Sendrecv",
+                          &send_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, "MPI_Sendrecv",
+                          &recv_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  p2p::Engine& engine = *state().engine;
+  p2p::Request recv;
+  setup_recv(recv, recv_op);
+  if (source == MPI_PROC_NULL) {
+    complete_proc_null(recv);
+  } else {
+    engine.start_recv(recv);
+  }
+  p2p::Request send;
+  setup_send(send, send_op, p2p::SendMode::kStandard);
+  if (dest == MPI_PROC_NULL) {
+    complete_proc_null(send);
+  } else {
+    engine.start_send(send);
+  }
+  engine.wait_until([&] {
+    return send.complete.load(std::memory_order_acquire) &&
+           recv.complete.load(std::memory_order_acquire);
+  });
+  fill_status(status, recv.status);
+  if (recv.status.error != MPI_SUCCESS) {
+    return fail(recv_op.comm, recv.status.error, "MPI_Sendrecv", "message truncated");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Sendrecv);
+
+extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
+                                     int sendtag, int source, int recvtag, MPI_Comm comm,
+                                     MPI_Status* status) noexcept {
+  Operation send_op;
+  Operation recv_op;
+  if (int rc = check_send(buf, count, datatype, dest, sendtag, comm, "MPI_Sendrecv_replace",
+                          &send_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_recv(buf, count, datatype, source, recvtag, comm, "MPI_Sendrecv_replace",
+                          &recv_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  std::vector<std::byte> copy(send_op.layout.bytes);
+  datatype::pack(send_op.layout, 0, copy.data(), copy.size());
+  send_op.layout = datatype::Layout{copy.data(), copy.size(), nullptr};
+  p2p::Engine& engine = *state().engine;
+  p2p::Request recv;
+  setup_recv(recv, recv_op);
+  if (source == MPI_PROC_NULL) {
+    complete_proc_null(recv);
+  } else {
+    engine.start_recv(recv);
+  }
+  p2p::Request send;
+  setup_send(send, send_op, p2p::SendMode::kStandard);
+  if (dest == MPI_PROC_NULL) {
+    complete_proc_null(send);
+  } else {
+    engine.start_send(send);
+  }
+  engine.wait_until([&] {
+    return send.complete.load(std::memory_order_acquire) &&
+           recv.complete.load(std::memory_order_acquire);
+  });
+  fill_status(status, recv.status);
+  if (recv.status.error != MPI_SUCCESS) {
+    return fail(recv_op.comm, recv.status.error, "MPI_Sendrecv_replace", "message truncated");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Sendrecv_replace);

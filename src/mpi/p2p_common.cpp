@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include "mpi/p2p_common.hpp"
+
+#include "mpi/bsend.hpp"
+
+namespace shmpi::mpi {
+
+namespace {
+
+int check_common(const void* buf, MPI_Count count, MPI_Datatype type, MPI_Comm comm,
+                 const char* function, Operation* op) noexcept {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_comm(comm, &op->comm, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_count(op->comm, count, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const datatype::BasicType* basic = nullptr;
+  if (int rc = check_type(op->comm, type, &basic, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_buffer(op->comm, buf, count, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  // Predefined types travel as count * extent bytes (the pair types'
+  // padding included), so they stay contiguous on both sides.
+  op->layout.base = static_cast<std::byte*>(const_cast<void*>(buf));
+  op->layout.bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(basic->extent);
+  op->layout.map = nullptr;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int check_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+               MPI_Comm comm, const char* function, Operation* op) noexcept {
+  if (int rc = check_common(buf, count, type, comm, function, op); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_dest(op->comm, dest, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_send_tag(op->comm, tag, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  op->peer = dest;
+  op->tag = tag;
+  return MPI_SUCCESS;
+}
+
+int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+               MPI_Comm comm, const char* function, Operation* op) noexcept {
+  if (int rc = check_common(buf, count, type, comm, function, op); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_source(op->comm, source, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_recv_tag(op->comm, tag, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  op->peer = source;
+  op->tag = tag;
+  return MPI_SUCCESS;
+}
+
+void setup_send(p2p::Request& request, const Operation& op, p2p::SendMode mode) {
+  request.kind = p2p::RequestKind::kSend;
+  request.mode = mode;
+  request.layout = op.layout;
+  request.peer = op.peer;
+  request.tag = op.tag;
+  request.my_rank = op.comm->rank;
+  request.context_id = op.comm->context_id;
+  request.peer_slot =
+      op.peer >= 0 ? op.comm->slots[static_cast<std::size_t>(op.peer)] : 0;
+  request.comm = op.comm;
+}
+
+void setup_recv(p2p::Request& request, const Operation& op) {
+  request.kind = p2p::RequestKind::kRecv;
+  request.layout = op.layout;
+  request.peer = op.peer;
+  request.tag = op.tag;
+  request.context_id = op.comm->context_id;
+  request.comm = op.comm;
+}
+
+void complete_proc_null(p2p::Request& request) {
+  request.status = p2p::Status{};
+  request.status.source = MPI_PROC_NULL;
+  request.status.tag = MPI_ANY_TAG;
+  request.complete.store(true, std::memory_order_release);
+}
+
+int start_request(p2p::Request& request, const char* function) noexcept {
+  if (request.peer == MPI_PROC_NULL) {
+    complete_proc_null(request);
+    return MPI_SUCCESS;
+  }
+  p2p::Engine& engine = *state().engine;
+  if (request.kind == p2p::RequestKind::kRecv) {
+    engine.start_recv(request);
+    return MPI_SUCCESS;
+  }
+  if (request.mode == p2p::SendMode::kBuffered) {
+    auto* comm = static_cast<Comm*>(request.comm);
+    int rc = bsend_start(comm, request.layout, request.peer, request.tag, function);
+    request.status = p2p::Status{};
+    request.complete.store(true, std::memory_order_release);
+    return rc;
+  }
+  engine.start_send(request);
+  return MPI_SUCCESS;
+}
+
+p2p::Request* new_request(Comm* comm, const char* function) noexcept {
+  p2p::Request* request = state().requests.create();
+  if (request == nullptr) {
+    fail(comm, MPI_ERR_NO_MEM, function, "out of request handles");
+  }
+  return request;
+}
+
+}  // namespace shmpi::mpi

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Argument checking and request set-up shared by the point-to-point entry
+// points (blocking, nonblocking and persistent).
+#pragma once
+
+#include "mpi/core.hpp"
+#include "p2p/engine.hpp"
+
+namespace shmpi::mpi {
+
+struct Operation {
+  Comm* comm = nullptr;
+  datatype::Layout layout;
+  int peer = 0;
+  int tag = 0;
+};
+
+// Checks (buf, count, type, dest, tag, comm) of a send in the standard's
+// order; fills `op` on success.
+int check_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+               MPI_Comm comm, const char* function, Operation* op) noexcept;
+int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+               MPI_Comm comm, const char* function, Operation* op) noexcept;
+
+// Fills a request for `op` (no start).
+void setup_send(p2p::Request& request, const Operation& op, p2p::SendMode mode);
+void setup_recv(p2p::Request& request, const Operation& op);
+
+// Starts a set-up request: handles MPI_PROC_NULL and buffered mode.
+int start_request(p2p::Request& request, const char* function) noexcept;
+
+// Allocates a request handle (raises MPI_ERR_NO_MEM on exhaustion).
+p2p::Request* new_request(Comm* comm, const char* function) noexcept;
+
+// Completes `request` as a no-op with the MPI_PROC_NULL status.
+void complete_proc_null(p2p::Request& request);
+
+// After completion: the error class of a completed request (truncation).
+inline int request_error(const p2p::Request& request) { return request.status.error; }
+
+}  // namespace shmpi::mpi

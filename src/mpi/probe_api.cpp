@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+// Probe, matched probe and matched receive; status queries.
+#include <mpi.h>
+
+#include "mpi/core.hpp"
+#include "mpi/detail/pmpi.hpp"
+#include "mpi/p2p_common.hpp"
+#include "p2p/unexpected.hpp"
+
+using namespace shmpi;
+using namespace shmpi::mpi;
+
+namespace {
+
+// The object behind an MPI_Message handle from MPI_Mprobe / MPI_Improbe.
+struct MessageBox {
+  static constexpr std::uint32_t kMagic = 0x4d736731;  // "Msg1"
+  std::uint32_t magic = kMagic;
+  p2p::UnexpectedMessage* message = nullptr;
+  Comm* comm = nullptr;
+};
+
+HandleArena<MessageBox>& messages() {
+  static auto* arena = new HandleArena<MessageBox>(1u << 20);
+  return *arena;
+}
+
+int check_probe(int source, int tag, MPI_Comm comm, const char* function, Comm** out) {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_comm(comm, out, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_source(*out, source, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  return check_recv_tag(*out, tag, function);
+}
+
+void proc_null_status(MPI_Status* status) {
+  p2p::Status s;
+  s.source = MPI_PROC_NULL;
+  s.tag = MPI_ANY_TAG;
+  fill_status(status, s);
+}
+
+}  // namespace
+
+extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag,
+                           MPI_Status* status) noexcept {
+  Comm* c = nullptr;
+  if (int rc = check_probe(source, tag, comm, "MPI_Iprobe", &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (flag == nullptr) {
+    return fail(c, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
+  }
+  if (source == MPI_PROC_NULL) {
+    *flag = 1;
+    proc_null_status(status);
+    return MPI_SUCCESS;
+  }
+  p2p::Status found;
+  *flag = state().engine->iprobe(c->context_id, source, tag, &found) ? 1 : 0;
+  if (*flag != 0) {
+    fill_status(status, found);
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Iprobe);
+
+extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) noexcept {
+  Comm* c = nullptr;
+  if (int rc = check_probe(source, tag, comm, "MPI_Probe", &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (source == MPI_PROC_NULL) {
+    proc_null_status(status);
+    return MPI_SUCCESS;
+  }
+  p2p::Status found;
+  p2p::Engine& engine = *state().engine;
+  engine.wait_until([&] { return engine.iprobe(c->context_id, source, tag, &found); });
+  fill_status(status, found);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Probe);
+
+extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
+                            MPI_Status* status) noexcept {
+  Comm* c = nullptr;
+  if (int rc = check_probe(source, tag, comm, "MPI_Improbe", &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (flag == nullptr || message == nullptr) {
+    return fail(c, MPI_ERR_ARG, "MPI_Improbe", "NULL argument");
+  }
+  if (source == MPI_PROC_NULL) {
+    *flag = 1;
+    *message = MPI_MESSAGE_NO_PROC;
+    proc_null_status(status);
+    return MPI_SUCCESS;
+  }
+  p2p::Status found;
+  p2p::UnexpectedMessage* taken = state().engine->improbe(c->context_id, source, tag, &found);
+  if (taken == nullptr) {
+    *flag = 0;
+    return MPI_SUCCESS;
+  }
+  MessageBox* box = messages().create();
+  if (box == nullptr) {
+    return fail(c, MPI_ERR_NO_MEM, "MPI_Improbe", "out of message handles");
+  }
+  box->message = taken;
+  box->comm = c;
+  *flag = 1;
+  *message = reinterpret_cast<MPI_Message>(box);  // NOLINT: handle is the object
+  fill_status(status, found);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Improbe);
+
+extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message,
+                           MPI_Status* status) noexcept {
+  Comm* c = nullptr;
+  if (int rc = check_probe(source, tag, comm, "MPI_Mprobe", &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (message == nullptr) {
+    return fail(c, MPI_ERR_ARG, "MPI_Mprobe", "message is NULL");
+  }
+  int flag = 0;
+  p2p::Engine& engine = *state().engine;
+  int rc = MPI_SUCCESS;
+  engine.wait_until([&] {
+    rc = PMPI_Improbe(source, tag, comm, &flag, message, status);
+    return rc != MPI_SUCCESS || flag != 0;
+  });
+  return rc;
+}
+SHMPI_PMPI_ALIAS(MPI_Mprobe);
+
+namespace {
+
+int matched_receive(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+                    p2p::Request& request, const char* function) {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (message == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, function, "message is NULL");
+  }
+  if (*message == MPI_MESSAGE_NO_PROC) {
+    setup_recv(request, Operation{&state().self, {}, MPI_PROC_NULL, MPI_ANY_TAG});
+    complete_proc_null(request);
+    *message = MPI_MESSAGE_NULL;
+    return MPI_SUCCESS;
+  }
+  MessageBox* box = messages().find(*message);
+  if (box == nullptr) {
+    return fail(nullptr, MPI_ERR_REQUEST, function, "invalid message handle %p",
+                static_cast<void*>(*message));
+  }
+  Operation op;
+  if (int rc = check_recv(buf, count, datatype, MPI_ANY_SOURCE, MPI_ANY_TAG, box->comm->handle,
+                          function, &op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  setup_recv(request, op);
+  state().engine->mrecv(box->message, request);
+  messages().destroy(box);
+  *message = MPI_MESSAGE_NULL;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+                          MPI_Status* status) noexcept {
+  p2p::Request request;
+  if (int rc = matched_receive(buf, count, datatype, message, request, "MPI_Mrecv");
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  state().engine->wait(request);
+  fill_status(status, request.status);
+  if (request.status.error != MPI_SUCCESS) {
+    return fail(static_cast<Comm*>(request.comm), request.status.error, "MPI_Mrecv",
+                "message truncated");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Mrecv);
+
+extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+                           MPI_Request* request) noexcept {
+  if (request == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
+  }
+  p2p::Request* r = new_request(nullptr, "MPI_Imrecv");
+  if (r == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  if (int rc = matched_receive(buf, count, datatype, message, *r, "MPI_Imrecv");
+      rc != MPI_SUCCESS) {
+    state().requests.destroy(r);
+    return rc;
+  }
+  r->active = true;
+  *request = to_handle(r);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Imrecv);
+
+// ------------------------------------------------------------ datatypes
+
+extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) noexcept {
+  const datatype::BasicType* type = nullptr;
+  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_size"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (size == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
+  }
+  *size = static_cast<int>(type->size);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Type_size);
+
+extern "C" int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) noexcept {
+  const datatype::BasicType* type = nullptr;
+  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_size_x"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (size == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Type_size_x", "size is NULL");
+  }
+  *size = type->size;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Type_size_x);
+
+extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb,
+                                    MPI_Aint* extent) noexcept {
+  const datatype::BasicType* type = nullptr;
+  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_get_extent"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (lb == nullptr || extent == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Type_get_extent", "NULL argument");
+  }
+  *lb = 0;
+  *extent = static_cast<MPI_Aint>(type->extent);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Type_get_extent);
+
+namespace {
+int count_of(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count,
+             const char* function) {
+  const datatype::BasicType* type = nullptr;
+  if (int rc = check_type(nullptr, datatype, &type, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (status == nullptr || count == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, function, "NULL argument");
+  }
+  const MPI_Count bytes = status_bytes(status);
+  // On the wire a predefined element occupies its extent (see p2p_common).
+  const auto wire = static_cast<MPI_Count>(type->extent);
+  *count = (wire == 0) ? 0 : (bytes % wire == 0 ? bytes / wire : static_cast<MPI_Count>(MPI_UNDEFINED));
+  return MPI_SUCCESS;
+}
+}  // namespace
+
+extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype,
+                              int* count) noexcept {
+  MPI_Count value = 0;
+  if (int rc = count_of(status, datatype, &value, "MPI_Get_count"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  *count = static_cast<int>(value);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Get_count);
+
+extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype,
+                                 int* count) noexcept {
+  MPI_Count value = 0;
+  if (int rc = count_of(status, datatype, &value, "MPI_Get_elements"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  *count = static_cast<int>(value);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Get_elements);
+
+extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype,
+                                   MPI_Count* count) noexcept {
+  return count_of(status, datatype, count, "MPI_Get_elements_x");
+}
+SHMPI_PMPI_ALIAS(MPI_Get_elements_x);
+
+extern "C" int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype,
+                                        int count) noexcept {
+  const datatype::BasicType* type = nullptr;
+  if (int rc = check_type(nullptr, datatype, &type, "MPI_Status_set_elements");
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (status == nullptr || count < 0) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Status_set_elements", "invalid argument");
+  }
+  set_status_count(status, static_cast<MPI_Count>(count) * type->extent);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Status_set_elements);
+
+extern "C" int PMPI_Status_set_cancelled(MPI_Status* status, int flag) noexcept {
+  if (status == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Status_set_cancelled", "status is NULL");
+  }
+  status->MPI_internal[2] = flag != 0 ? 1 : 0;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Status_set_cancelled);

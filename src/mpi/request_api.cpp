@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: MIT
+// Completion: the wait/test family, request free and cancel, request status.
+#include <mpi.h>
+
+#include "mpi/core.hpp"
+#include "mpi/detail/pmpi.hpp"
+#include "mpi/p2p_common.hpp"
+
+using namespace shmpi;
+using namespace shmpi::mpi;
+
+namespace {
+
+void empty_status(MPI_Status* status) {
+  if (status != MPI_STATUS_IGNORE) {
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+    set_status_count(status, 0);
+    status->MPI_internal[2] = 0;
+  }
+}
+
+// A handle that has nothing to wait for: MPI_REQUEST_NULL or an inactive
+// persistent request.
+bool is_idle(MPI_Request handle, p2p::Request* request) {
+  return handle == MPI_REQUEST_NULL || (request != nullptr && request->persistent && !request->active);
+}
+
+bool is_complete(const p2p::Request& request) {
+  return request.complete.load(std::memory_order_acquire);
+}
+
+// Validates every handle of an array; raises MPI_ERR_REQUEST for the first
+// garbage one.
+int check_requests(int count, MPI_Request handles[], const char* function) {
+  if (count < 0) {
+    return fail(nullptr, MPI_ERR_COUNT, function, "negative count %d", count);
+  }
+  if (count > 0 && handles == nullptr) {
+    return fail(nullptr, MPI_ERR_REQUEST, function, "request array is NULL");
+  }
+  for (int i = 0; i < count; ++i) {
+    if (handles[i] != MPI_REQUEST_NULL && find_request(handles[i]) == nullptr) {
+      return fail(nullptr, MPI_ERR_REQUEST, function, "invalid request handle %p at index %d",
+                  static_cast<void*>(handles[i]), i);
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+// Consumes a completed request: status out, handle freed or made inactive.
+// Returns the operation's error class.
+int retire(MPI_Request* handle, p2p::Request* request, MPI_Status* status) {
+  fill_status(status, request->status);
+  const int error = request->status.error;
+  if (request->persistent) {
+    request->active = false;
+  } else {
+    state().requests.destroy(request);
+    *handle = MPI_REQUEST_NULL;
+  }
+  return error;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) noexcept {
+  if (int rc = check_initialized("MPI_Wait"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (request == nullptr) {
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Wait", "request is NULL");
+  }
+  p2p::Request* r = find_request(*request);
+  if (is_idle(*request, r)) {
+    empty_status(status);
+    return MPI_SUCCESS;
+  }
+  if (r == nullptr) {
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Wait", "invalid request handle %p",
+                static_cast<void*>(*request));
+  }
+  state().engine->wait(*r);
+  auto* comm = static_cast<Comm*>(r->comm);
+  if (int error = retire(request, r, status); error != MPI_SUCCESS) {
+    return fail(comm, error, "MPI_Wait", "the operation failed");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Wait);
+
+extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) noexcept {
+  if (int rc = check_initialized("MPI_Test"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (request == nullptr || flag == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Test", "NULL argument");
+  }
+  p2p::Request* r = find_request(*request);
+  if (is_idle(*request, r)) {
+    *flag = 1;
+    empty_status(status);
+    return MPI_SUCCESS;
+  }
+  if (r == nullptr) {
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Test", "invalid request handle %p",
+                static_cast<void*>(*request));
+  }
+  if (!is_complete(*r)) {
+    state().engine->progress();
+  }
+  if (!is_complete(*r)) {
+    *flag = 0;
+    return MPI_SUCCESS;
+  }
+  *flag = 1;
+  auto* comm = static_cast<Comm*>(r->comm);
+  if (int error = retire(request, r, status); error != MPI_SUCCESS) {
+    return fail(comm, error, "MPI_Test", "the operation failed");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Test);
+
+extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) noexcept {
+  if (int rc = check_initialized("MPI_Waitall"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_requests(count, requests, "MPI_Waitall"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  state().engine->wait_until([&] {
+    for (int i = 0; i < count; ++i) {
+      p2p::Request* r = find_request(requests[i]);
+      if (!is_idle(requests[i], r) && !is_complete(*r)) {
+        return false;
+      }
+    }
+    return true;
+  });
+  bool any_error = false;
+  for (int i = 0; i < count; ++i) {
+    MPI_Status* status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    p2p::Request* r = find_request(requests[i]);
+    if (is_idle(requests[i], r)) {
+      empty_status(status);
+      continue;
+    }
+    if (retire(&requests[i], r, status) != MPI_SUCCESS) {
+      any_error = true;
+    }
+  }
+  if (any_error) {
+    return fail(nullptr, MPI_ERR_IN_STATUS, "MPI_Waitall",
+                "an operation failed; see the statuses' MPI_ERROR");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Waitall);
+
+extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag,
+                            MPI_Status statuses[]) noexcept {
+  if (int rc = check_initialized("MPI_Testall"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (flag == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
+  }
+  if (int rc = check_requests(count, requests, "MPI_Testall"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  state().engine->progress();
+  for (int i = 0; i < count; ++i) {
+    p2p::Request* r = find_request(requests[i]);
+    if (!is_idle(requests[i], r) && !is_complete(*r)) {
+      *flag = 0;
+      return MPI_SUCCESS;
+    }
+  }
+  *flag = 1;
+  bool any_error = false;
+  for (int i = 0; i < count; ++i) {
+    MPI_Status* status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    p2p::Request* r = find_request(requests[i]);
+    if (is_idle(requests[i], r)) {
+      empty_status(status);
+      continue;
+    }
+    if (retire(&requests[i], r, status) != MPI_SUCCESS) {
+      any_error = true;
+    }
+  }
+  if (any_error) {
+    return fail(nullptr, MPI_ERR_IN_STATUS, "MPI_Testall",
+                "an operation failed; see the statuses' MPI_ERROR");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Testall);
+
+namespace {
+
+// Index of a completed active request, -1 if none, or -2 if none is active.
+int find_completed(int count, MPI_Request requests[]) {
+  bool any_active = false;
+  for (int i = 0; i < count; ++i) {
+    p2p::Request* r = find_request(requests[i]);
+    if (is_idle(requests[i], r)) {
+      continue;
+    }
+    any_active = true;
+    if (is_complete(*r)) {
+      return i;
+    }
+  }
+  return any_active ? -1 : -2;
+}
+
+int finish_any(int count, MPI_Request requests[], int found, int* index, MPI_Status* status,
+               const char* function) {
+  (void)count;
+  if (found == -2) {
+    *index = MPI_UNDEFINED;
+    empty_status(status);
+    return MPI_SUCCESS;
+  }
+  *index = found;
+  p2p::Request* r = find_request(requests[found]);
+  auto* comm = static_cast<Comm*>(r->comm);
+  if (int error = retire(&requests[found], r, status); error != MPI_SUCCESS) {
+    return fail(comm, error, function, "the operation failed");
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index,
+                            MPI_Status* status) noexcept {
+  if (int rc = check_initialized("MPI_Waitany"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (index == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Waitany", "index is NULL");
+  }
+  if (int rc = check_requests(count, requests, "MPI_Waitany"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  int found = find_completed(count, requests);
+  if (found == -1) {
+    state().engine->wait_until([&] {
+      found = find_completed(count, requests);
+      return found != -1;
+    });
+  }
+  return finish_any(count, requests, found, index, status, "MPI_Waitany");
+}
+SHMPI_PMPI_ALIAS(MPI_Waitany);
+
+extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag,
+                            MPI_Status* status) noexcept {
+  if (int rc = check_initialized("MPI_Testany"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (index == nullptr || flag == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Testany", "NULL argument");
+  }
+  if (int rc = check_requests(count, requests, "MPI_Testany"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  state().engine->progress();
+  int found = find_completed(count, requests);
+  if (found == -1) {
+    *flag = 0;
+    *index = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+  }
+  *flag = 1;
+  return finish_any(count, requests, found, index, status, "MPI_Testany");
+}
+SHMPI_PMPI_ALIAS(MPI_Testany);
+
+namespace {
+
+// Retires every completed request; -1 in outcount if none is active.
+int collect_some(int incount, MPI_Request requests[], int* outcount, int indices[],
+                 MPI_Status statuses[], const char* function) {
+  bool any_active = false;
+  bool any_error = false;
+  int done = 0;
+  for (int i = 0; i < incount; ++i) {
+    p2p::Request* r = find_request(requests[i]);
+    if (is_idle(requests[i], r)) {
+      continue;
+    }
+    any_active = true;
+    if (!is_complete(*r)) {
+      continue;
+    }
+    MPI_Status* status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[done];
+    if (retire(&requests[i], r, status) != MPI_SUCCESS) {
+      any_error = true;
+    }
+    indices[done++] = i;
+  }
+  *outcount = any_active ? done : MPI_UNDEFINED;
+  if (any_error) {
+    return fail(nullptr, MPI_ERR_IN_STATUS, function,
+                "an operation failed; see the statuses' MPI_ERROR");
+  }
+  return MPI_SUCCESS;
+}
+
+bool some_ready(int incount, MPI_Request requests[]) {
+  int found = find_completed(incount, requests);
+  return found != -1;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
+                             MPI_Status statuses[]) noexcept {
+  if (int rc = check_initialized("MPI_Waitsome"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (outcount == nullptr || (incount > 0 && indices == nullptr)) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Waitsome", "NULL argument");
+  }
+  if (int rc = check_requests(incount, requests, "MPI_Waitsome"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  state().engine->wait_until([&] { return some_ready(incount, requests); });
+  return collect_some(incount, requests, outcount, indices, statuses, "MPI_Waitsome");
+}
+SHMPI_PMPI_ALIAS(MPI_Waitsome);
+
+extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
+                             MPI_Status statuses[]) noexcept {
+  if (int rc = check_initialized("MPI_Testsome"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (outcount == nullptr || (incount > 0 && indices == nullptr)) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Testsome", "NULL argument");
+  }
+  if (int rc = check_requests(incount, requests, "MPI_Testsome"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  state().engine->progress();
+  return collect_some(incount, requests, outcount, indices, statuses, "MPI_Testsome");
+}
+SHMPI_PMPI_ALIAS(MPI_Testsome);
+
+extern "C" int PMPI_Request_free(MPI_Request* request) noexcept {
+  if (int rc = check_initialized("MPI_Request_free"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  p2p::Request* r = request != nullptr ? find_request(*request) : nullptr;
+  if (r == nullptr) {
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Request_free", "invalid request handle");
+  }
+  *request = MPI_REQUEST_NULL;
+  if (!r->active || is_complete(*r)) {
+    state().requests.destroy(r);
+    return MPI_SUCCESS;
+  }
+  // Still in flight: the engine releases it when it completes.
+  r->user_freed = true;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Request_free);
+
+extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag,
+                                       MPI_Status* status) noexcept {
+  if (int rc = check_initialized("MPI_Request_get_status"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (flag == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Request_get_status", "flag is NULL");
+  }
+  p2p::Request* r = find_request(request);
+  if (is_idle(request, r)) {
+    *flag = 1;
+    empty_status(status);
+    return MPI_SUCCESS;
+  }
+  if (r == nullptr) {
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Request_get_status", "invalid request handle");
+  }
+  if (!is_complete(*r)) {
+    state().engine->progress();
+  }
+  *flag = is_complete(*r) ? 1 : 0;
+  if (*flag != 0) {
+    fill_status(status, r->status);
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Request_get_status);
+
+extern "C" int PMPI_Cancel(MPI_Request* request) noexcept {
+  if (int rc = check_initialized("MPI_Cancel"); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  p2p::Request* r = request != nullptr ? find_request(*request) : nullptr;
+  if (r == nullptr) {
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Cancel", "invalid request handle");
+  }
+  if (r->kind == p2p::RequestKind::kRecv && r->active && !is_complete(*r)) {
+    state().engine->cancel_recv(*r);
+  }
+  // A send cannot be taken back once its envelope is in the ring; the
+  // standard allows the cancel to fail (MPI_Test_cancelled then says false).
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Cancel);
+
+extern "C" int PMPI_Test_cancelled(const MPI_Status* status, int* flag) noexcept {
+  if (status == nullptr || flag == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Test_cancelled", "NULL argument");
+  }
+  *flag = status->MPI_internal[2] != 0;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Test_cancelled);

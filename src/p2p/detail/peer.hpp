@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// Engine internals shared by its source files: per-peer state and the
+// optional progress lock.
+#pragma once
+
+#include <mutex>
+
+#include "p2p/engine.hpp"
+#include "shm_queues/spsc_ring.hpp"
+
+namespace shmpi::p2p {
+
+struct Engine::Peer {
+  std::uint32_t slot = 0;
+  shm_queues::RingProducer producer;  // this rank -> peer
+  shm_queues::RingConsumer consumer;  // peer -> this rank
+  Request* queue_head = nullptr;      // sends waiting for ring room, in order
+  Request* queue_tail = nullptr;
+  bool active = false;
+  bool in_queued_list = false;
+  std::mutex send_mutex;  // MPI_THREAD_MULTIPLE only: guards producer and queue
+};
+
+// Takes the mutex only when the program asked for MPI_THREAD_MULTIPLE.
+class Engine::ProgressLock {
+ public:
+  ProgressLock(std::mutex& mutex, bool enabled) : mutex_(enabled ? &mutex : nullptr) {
+    if (mutex_ != nullptr) {
+      mutex_->lock();
+    }
+  }
+  ~ProgressLock() {
+    if (mutex_ != nullptr) {
+      mutex_->unlock();
+    }
+  }
+  ProgressLock(const ProgressLock&) = delete;
+  ProgressLock& operator=(const ProgressLock&) = delete;
+
+ private:
+  std::mutex* mutex_;
+};
+
+}  // namespace shmpi::p2p

@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: MIT
+#include "p2p/engine.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+
+#include "base/assert.hpp"
+#include "base/log.hpp"
+#include "p2p/detail/peer.hpp"
+#include "p2p/rendezvous_slot.hpp"
+#include "p2p/unexpected.hpp"
+#include "segment/wake_word.hpp"
+#include "shm_queues/chunk_pool.hpp"
+
+namespace shmpi::p2p {
+
+using matching::Envelope;
+using matching::Protocol;
+using shm_queues::Cell;
+
+namespace {
+constexpr int kErrTruncate = 15;  // MPI_ERR_TRUNCATE
+constexpr int kMaxMessagesPerPoll = 32;
+}  // namespace
+
+Engine::Engine(const segment::Segment& segment, const EngineConfig& config)
+    : segment_(segment), layout_(segment.layout()), config_(config) {
+  const std::uint32_t capacity = layout_.config.capacity;
+  const std::uint32_t cells = layout_.config.ring_cells;
+  peers_.reserve(capacity);
+  for (std::uint32_t s = 0; s < capacity; ++s) {
+    auto peer = std::make_unique<Peer>();
+    peer->slot = s;
+    peer->producer = shm_queues::RingProducer(
+        segment_.at<std::byte>(layout_.ring_offset(config_.my_slot, s)), cells);
+    peer->consumer = shm_queues::RingConsumer(
+        segment_.at<std::byte>(layout_.ring_offset(s, config_.my_slot)), cells);
+    peers_.push_back(std::move(peer));
+  }
+  doorbell_words_ = (capacity + 63) / 64;
+  const std::uint32_t slots = layout_.config.rendezvous_slots;
+  for (std::uint32_t i = slots; i > 0; --i) {
+    free_slots_.push_back(i - 1);
+  }
+  slot_generation_.assign(slots, 0);
+  // Deadlock freedom: transfers not yet matched may hold at most a quarter
+  // of a pool each and never the last half of it, so matched transfers
+  // (which the receiver always drains) can always proceed.
+  const std::uint32_t chunks = layout_.config.chunks_per_rank;
+  keep_free_unmatched_ = static_cast<int>(chunks / 2);
+  max_unmatched_chunks_ = std::max<std::uint64_t>(1, chunks / 4);
+  config_.ring_eager_max = std::min<std::size_t>(
+      config_.ring_eager_max,
+      matching::kHeadPayloadBytes - 8 +
+          (cells / 2 - 1) * matching::kContinuationPayloadBytes);
+}
+
+Engine::~Engine() {
+  for (UnexpectedMessage* message : unexpected_pool_) {
+    delete message;
+  }
+}
+
+Engine::Peer& Engine::peer(std::uint32_t slot) { return *peers_[slot]; }
+
+segment::RankControl& Engine::control(std::uint32_t slot) const {
+  return *segment_.at<segment::RankControl>(layout_.control_offset(slot));
+}
+
+RendezvousSlot& Engine::slot(std::uint32_t owner, std::uint32_t index) const {
+  return *segment_.at<RendezvousSlot>(layout_.slot_offset(owner, index));
+}
+
+shm_queues::ChunkPoolShared& Engine::pool(std::uint32_t owner) const {
+  return *segment_.at<shm_queues::ChunkPoolShared>(layout_.pool_offset(owner));
+}
+
+std::byte* Engine::chunk(std::uint32_t owner, std::uint32_t index) const {
+  return segment_.at<std::byte>(layout_.chunk_offset(owner, index));
+}
+
+Result<void> Engine::prepare() {
+  if (auto populated = segment_.populate_rank_region(config_.my_slot); !populated) {
+    return populated.error();
+  }
+  for (std::uint32_t s = 0; s < layout_.config.capacity; ++s) {
+    shm_queues::RingConsumer::park_initial(
+        segment_.at<std::byte>(layout_.ring_offset(s, config_.my_slot)));
+  }
+  // Relaxed: published to the other ranks by the start-up barrier.
+  pool(config_.my_slot)
+      .free_mask.store(shm_queues::all_chunks_mask(layout_.config.chunks_per_rank),
+                       std::memory_order_relaxed);
+  return {};
+}
+
+bool Engine::abort_raised() const {
+  // Relaxed: a hint to stop waiting; the launcher ends the job anyway.
+  return segment_.header().abort_flag.load(std::memory_order_relaxed) != 0;
+}
+
+void Engine::abort_wait() const {
+  // Another rank died or called MPI_Abort: the launcher is ending the job.
+  int code = segment_.header().abort_code.load(std::memory_order_relaxed);
+  ::_exit(code != 0 ? code : 1);
+}
+
+void Engine::wake_self() { segment::wake_if_sleeping(control(config_.my_slot)); }
+
+// ---------------------------------------------------------------- progress
+
+bool Engine::progress() {
+  std::unique_lock<std::mutex> lock(progress_mutex_, std::defer_lock);
+  if (config_.thread_multiple && !lock.try_lock()) {
+    return false;  // another thread is progressing for us
+  }
+  bool did = ring_doorbell_check();
+  did |= poll_rings();
+  if (!queued_peers_.empty()) {
+    did |= advance_queues();
+  }
+  if (!rendezvous_sends_.empty() || !retiring_slots_.empty()) {
+    did |= advance_rendezvous_sends();
+  }
+  if (!draining_.empty()) {
+    did |= drain_requests();
+  }
+  if (!draining_unexpected_.empty()) {
+    did |= drain_unexpected();
+  }
+  return did;
+}
+
+bool Engine::ring_doorbell_check() {
+  segment::RankControl& own = control(config_.my_slot);
+  bool did = false;
+  for (std::uint32_t w = 0; w < doorbell_words_; ++w) {
+    // Relaxed: a cheap look; the exchange below synchronises.
+    if (own.doorbell[w].load(std::memory_order_relaxed) == 0) {
+      continue;
+    }
+    // Acquire: pairs with the sender's release fetch_or in ring_doorbell().
+    std::uint64_t bits = own.doorbell[w].exchange(0, std::memory_order_acquire);
+    while (bits != 0) {
+      auto bit = static_cast<std::uint32_t>(std::countr_zero(bits));
+      bits &= bits - 1;
+      activate(w * 64 + bit);
+      did = true;
+    }
+  }
+  return did;
+}
+
+void Engine::activate(std::uint32_t peer_slot) {
+  Peer& p = peer(peer_slot);
+  if (!p.active) {
+    p.active = true;
+    active_.push_back(peer_slot);
+  }
+}
+
+bool Engine::park_all_rings() {
+  std::unique_lock<std::mutex> lock(progress_mutex_, std::defer_lock);
+  if (config_.thread_multiple && !lock.try_lock()) {
+    return false;  // the other thread is active; do not sleep yet
+  }
+  for (std::uint32_t s : active_) {
+    if (!peer(s).consumer.try_park()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Engine::poll_rings() {
+  bool did = false;
+  for (std::size_t i = 0; i < active_.size(); ++i) {
+    Peer& p = peer(active_[i]);
+    for (int n = 0; n < kMaxMessagesPerPoll; ++n) {
+      const Cell* head = p.consumer.peek();
+      if (head == nullptr) {
+        break;
+      }
+      did = true;
+      const Envelope envelope = matching::read_envelope(*head);
+      switch (envelope.protocol) {
+        case Protocol::kEager:
+          handle_eager(p, *head, envelope);
+          break;
+        case Protocol::kRendezvous:
+          handle_rendezvous(p, *head, envelope);
+          break;
+        case Protocol::kSyncAck: {
+          std::uint64_t cookie;
+          std::memcpy(&cookie, matching::head_payload(*head), sizeof cookie);
+          p.consumer.release(1);
+          complete(*reinterpret_cast<Request*>(cookie));  // NOLINT: our own pointer, echoed
+          break;
+        }
+        default:
+          SHMPI_UNREACHABLE("corrupt envelope in ring");
+      }
+    }
+  }
+  return did;
+}
+
+// ----------------------------------------------------------- receive side
+
+void Engine::complete(Request& request) {
+  const bool orphan = request.user_freed || request.internal;
+  // Release: the status and the received data are visible to the thread
+  // that sees complete == true (pairs with the acquire in wait/test).
+  request.complete.store(true, std::memory_order_release);
+  if (orphan && orphan_handler_ != nullptr) {
+    orphan_handler_(&request);
+  }
+  if (config_.thread_multiple) {
+    wake_self();
+  }
+}
+
+void Engine::finish_recv(Request& request, std::int32_t source, std::int32_t tag,
+                         std::uint64_t length) {
+  request.status.source = source;
+  request.status.tag = tag;
+  if (length > request.layout.bytes) {
+    request.status.error = kErrTruncate;
+    request.status.bytes = request.layout.bytes;
+  } else {
+    request.status.bytes = length;
+  }
+}
+
+UnexpectedMessage* Engine::new_unexpected() {
+  UnexpectedMessage* message;
+  if (unexpected_pool_.empty()) {
+    message = new UnexpectedMessage();
+  } else {
+    message = unexpected_pool_.back();
+    unexpected_pool_.pop_back();
+    *message = UnexpectedMessage();
+  }
+  message->data = message->inline_data;
+  return message;
+}
+
+void Engine::free_unexpected(UnexpectedMessage* message) {
+  if (message->data != message->inline_data) {
+    std::free(message->data);
+  }
+  message->data = nullptr;
+  unexpected_pool_.push_back(message);
+}
+
+namespace {
+
+// Copies bytes [0, length) of an eager message out of its cells, the first
+// `skip` payload bytes (the sync cookie) excluded, into sink(offset, p, n).
+template <typename Sink>
+void copy_eager_payload(const shm_queues::RingConsumer& ring, std::uint64_t length,
+                        std::size_t skip, Sink&& sink) {
+  const Cell& head = *ring.peek();
+  std::size_t first = std::min<std::size_t>(length, matching::kHeadPayloadBytes - skip);
+  if (first != 0) {
+    sink(0, matching::head_payload(head) + skip, first);
+  }
+  std::uint64_t offset = first;
+  for (std::uint32_t k = 1; offset < length; ++k) {
+    std::size_t n = std::min<std::uint64_t>(length - offset, matching::kContinuationPayloadBytes);
+    sink(offset, ring.cell(k).body, n);
+    offset += n;
+  }
+}
+
+}  // namespace
+
+void Engine::handle_eager(Peer& p, const Cell& head, const Envelope& envelope) {
+  const bool sync = (envelope.flags & matching::kFlagSync) != 0;
+  const std::size_t skip = sync ? sizeof(std::uint64_t) : 0;
+  const std::uint64_t length = envelope.length();
+  std::uint64_t cookie = 0;
+  if (sync) {
+    std::memcpy(&cookie, matching::head_payload(head), sizeof cookie);
+  }
+  const std::uint32_t cells = matching::eager_cells(length + skip);
+  matching::PostedEntry* posted =
+      match_.match_posted(envelope.context_id, envelope.source, envelope.tag);
+  if (posted != nullptr) {
+    Request& request = *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
+        reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
+    finish_recv(request, envelope.source, envelope.tag, length);
+    const std::uint64_t limit = request.status.bytes;
+    copy_eager_payload(p.consumer, length, skip,
+                       [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
+                         if (offset < limit) {
+                           datatype::unpack(request.layout, offset, data,
+                                            std::min<std::uint64_t>(n, limit - offset));
+                         }
+                       });
+    p.consumer.release(cells);
+    if (sync) {
+      send_sync_ack(p.slot, cookie);
+    }
+    complete(request);
+    return;
+  }
+  UnexpectedMessage* message = new_unexpected();
+  message->entry.context_id = envelope.context_id;
+  message->entry.source = envelope.source;
+  message->entry.tag = envelope.tag;
+  message->entry.order = match_.next_order();
+  message->protocol = Protocol::kEager;
+  message->sync = sync;
+  message->sync_cookie = cookie;
+  message->sender_slot = p.slot;
+  message->length = length;
+  message->drained = true;
+  if (length > sizeof message->inline_data) {
+    message->data = static_cast<std::byte*>(std::malloc(length));
+    SHMPI_ASSERT(message->data != nullptr, "out of memory for an unexpected message");
+  }
+  copy_eager_payload(p.consumer, length, skip,
+                     [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
+                       std::memcpy(message->data + offset, data, n);
+                     });
+  p.consumer.release(cells);
+  match_.add_unexpected(&message->entry);
+}
+
+void Engine::handle_rendezvous(Peer& p, const Cell& head, const Envelope& envelope) {
+  std::uint32_t slot_index;
+  std::memcpy(&slot_index, matching::head_payload(head), sizeof slot_index);
+  const bool eager = (envelope.flags & matching::kFlagEagerRendezvous) != 0;
+  p.consumer.release(1);
+  const std::uint64_t length = envelope.length();
+  matching::PostedEntry* posted =
+      match_.match_posted(envelope.context_id, envelope.source, envelope.tag);
+  if (posted != nullptr) {
+    Request& request = *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
+        reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
+    finish_recv(request, envelope.source, envelope.tag, length);
+    begin_drain(request, p.slot, slot_index, length);
+    return;
+  }
+  UnexpectedMessage* message = new_unexpected();
+  message->entry.context_id = envelope.context_id;
+  message->entry.source = envelope.source;
+  message->entry.tag = envelope.tag;
+  message->entry.order = match_.next_order();
+  message->protocol = Protocol::kRendezvous;
+  message->sync = (envelope.flags & matching::kFlagSync) != 0;
+  message->sender_slot = p.slot;
+  message->length = length;
+  message->slot_index = slot_index;
+  message->eager_rendezvous = eager;
+  if (eager) {
+    if (length > sizeof message->inline_data) {
+      message->data = static_cast<std::byte*>(std::malloc(length));
+      SHMPI_ASSERT(message->data != nullptr, "out of memory for an unexpected message");
+    }
+    RendezvousSlot& s = slot(p.slot, slot_index);
+    if (s.source_heap_offset != kNoHeapOffset) {
+      std::memcpy(message->data, segment_.at<std::byte>(s.source_heap_offset), length);
+      // Release: our copy is done before the sender reuses its buffer.
+      s.done.store(1, std::memory_order_release);
+      segment::wake_if_sleeping(control(p.slot));
+      message->drained = true;
+    } else {
+      draining_unexpected_.push_back(message);
+    }
+  }
+  match_.add_unexpected(&message->entry);
+}
+
+void Engine::begin_drain(Request& request, std::uint32_t sender, std::uint32_t slot_index,
+                         std::uint64_t total_bytes) {
+  RendezvousSlot& s = slot(sender, slot_index);
+  // Release: tells the sender a receive owns the message, so it may use
+  // the whole pool (pairs with the acquire in publish_chunks()).
+  s.matched.store(1, std::memory_order_release);
+  if (s.source_heap_offset != kNoHeapOffset) {
+    datatype::unpack(request.layout, 0, segment_.at<std::byte>(s.source_heap_offset),
+                     request.status.bytes);
+    s.done.store(1, std::memory_order_release);
+    segment::wake_if_sleeping(control(sender));
+    complete(request);
+    return;
+  }
+  segment::wake_if_sleeping(control(sender));
+  request.rndv_sender = sender;
+  request.rndv_slot = slot_index;
+  request.rndv_consumed = 0;
+  request.rndv_total_bytes = total_bytes;
+  if (drain_slot(sender, slot_index, request.rndv_consumed, total_bytes,
+                 datatype::Layout{request.layout.base, request.status.bytes,
+                                  request.layout.map})) {
+    complete(request);
+    return;
+  }
+  draining_.push_back(&request);
+}
+
+bool Engine::drain_slot(std::uint32_t sender, std::uint32_t slot_index,
+                        std::uint64_t& consumed, std::uint64_t total_bytes,
+                        const datatype::Layout& destination) {
+  RendezvousSlot& s = slot(sender, slot_index);
+  const std::uint64_t chunk_bytes = s.chunk_bytes;
+  const std::uint64_t total_chunks = (total_bytes + chunk_bytes - 1) / chunk_bytes;
+  // Acquire: pairs with the sender's release of `published`; chunk_ids and
+  // the chunks' contents up to it are visible.
+  const std::uint64_t published = s.published.load(std::memory_order_acquire);
+  if (consumed == published) {
+    return false;
+  }
+  std::uint64_t returned = 0;
+  const std::uint32_t me = config_.my_slot;
+  while (consumed < published) {
+    const std::uint32_t id = s.chunk_ids[consumed % kChunkWindow];
+    const std::uint64_t offset = consumed * chunk_bytes;
+    const std::uint64_t n = std::min(chunk_bytes, total_bytes - offset);
+    if (offset < destination.bytes) {
+      datatype::unpack(destination, offset, chunk(me, id),
+                       std::min(n, destination.bytes - offset));
+    }
+    returned |= std::uint64_t{1} << id;
+    ++consumed;
+  }
+  shm_queues::return_chunks(pool(me), returned);
+  // Relaxed: informational for the sender; chunk reuse is ordered by the
+  // pool's release above.
+  s.consumed.store(consumed, std::memory_order_relaxed);
+  wake_chunk_waiters();
+  if (consumed == total_chunks) {
+    // Release: every read of the transfer happens before the sender frees
+    // the slot (pairs with its acquire of done).
+    s.done.store(1, std::memory_order_release);
+    segment::wake_if_sleeping(control(sender));
+    return true;
+  }
+  return false;
+}
+
+void Engine::wake_chunk_waiters() {
+  shm_queues::ChunkPoolShared& own = pool(config_.my_slot);
+  // seq_cst: the chunks we returned are visible before we look for waiters
+  // (pairs with the fence a sender runs after registering in `want`).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (std::uint32_t w = 0; w < doorbell_words_; ++w) {
+    if (own.want[w].load(std::memory_order_relaxed) == 0) {
+      continue;
+    }
+    std::uint64_t bits = own.want[w].exchange(0, std::memory_order_relaxed);
+    while (bits != 0) {
+      auto bit = static_cast<std::uint32_t>(std::countr_zero(bits));
+      bits &= bits - 1;
+      segment::wake_if_sleeping(control(w * 64 + bit));
+    }
+  }
+}
+
+bool Engine::drain_requests() {
+  bool did = false;
+  for (std::size_t i = 0; i < draining_.size();) {
+    Request& request = *draining_[i];
+    const std::uint64_t before = request.rndv_consumed;
+    bool whole = drain_slot(request.rndv_sender, request.rndv_slot, request.rndv_consumed,
+                            request.rndv_total_bytes,
+                            datatype::Layout{request.layout.base, request.status.bytes,
+                                             request.layout.map});
+    did |= request.rndv_consumed != before;
+    if (whole) {
+      draining_[i] = draining_.back();
+      draining_.pop_back();
+      complete(request);
+    } else {
+      ++i;
+    }
+  }
+  return did;
+}
+
+bool Engine::drain_unexpected() {
+  bool did = false;
+  for (std::size_t i = 0; i < draining_unexpected_.size();) {
+    UnexpectedMessage* message = draining_unexpected_[i];
+    const std::uint64_t before = message->consumed;
+    bool whole = drain_slot(message->sender_slot, message->slot_index, message->consumed,
+                            message->length,
+                            datatype::Layout{message->data, message->length, nullptr});
+    did |= message->consumed != before;
+    if (whole) {
+      draining_unexpected_[i] = draining_unexpected_.back();
+      draining_unexpected_.pop_back();
+      message->drained = true;
+      if (message->waiting != nullptr) {
+        Request& request = *message->waiting;
+        datatype::unpack(request.layout, 0, message->data, request.status.bytes);
+        free_unexpected(message);
+        complete(request);
+      }
+    } else {
+      ++i;
+    }
+  }
+  return did;
+}
+
+void Engine::deliver_unexpected(UnexpectedMessage* message, Request& request) {
+  finish_recv(request, message->entry.source, message->entry.tag, message->length);
+  if (message->protocol == Protocol::kEager) {
+    datatype::unpack(request.layout, 0, message->data, request.status.bytes);
+    if (message->sync) {
+      send_sync_ack(message->sender_slot, message->sync_cookie);
+    }
+    free_unexpected(message);
+    complete(request);
+    return;
+  }
+  if (message->eager_rendezvous) {
+    if (message->drained) {
+      datatype::unpack(request.layout, 0, message->data, request.status.bytes);
+      free_unexpected(message);
+      complete(request);
+    } else {
+      message->waiting = &request;
+    }
+    return;
+  }
+  const std::uint32_t sender = message->sender_slot;
+  const std::uint32_t slot_index = message->slot_index;
+  const std::uint64_t length = message->length;
+  free_unexpected(message);
+  begin_drain(request, sender, slot_index, length);
+}
+
+void Engine::start_recv(Request& request) {
+  ProgressLock lock(progress_mutex_, config_.thread_multiple);
+  request.complete.store(false, std::memory_order_relaxed);
+  request.status = Status{};
+  request.waiting_on = nullptr;
+  // Pull in what has already arrived so the unexpected queue is current.
+  ring_doorbell_check();
+  poll_rings();
+  matching::UnexpectedEntry* entry =
+      match_.match_unexpected(request.context_id, request.peer, request.tag, false);
+  if (entry != nullptr) {
+    deliver_unexpected(reinterpret_cast<UnexpectedMessage*>(entry), request);  // NOLINT: first member
+    return;
+  }
+  request.posted.context_id = request.context_id;
+  request.posted.source = request.peer;
+  request.posted.tag = request.tag;
+  request.posted.order = match_.next_order();
+  match_.post(&request.posted);
+}
+
+bool Engine::cancel_recv(Request& request) {
+  ProgressLock lock(progress_mutex_, config_.thread_multiple);
+  if (!match_.remove_posted(&request.posted)) {
+    return false;
+  }
+  request.status.cancelled = true;
+  request.status.source = request.peer;
+  request.status.tag = request.tag;
+  request.status.bytes = 0;
+  complete(request);
+  return true;
+}
+
+bool Engine::iprobe(std::uint16_t context_id, std::int32_t source, std::int32_t tag,
+                    Status* status) {
+  progress();
+  ProgressLock lock(progress_mutex_, config_.thread_multiple);
+  matching::UnexpectedEntry* entry = match_.match_unexpected(context_id, source, tag, true);
+  if (entry == nullptr) {
+    return false;
+  }
+  auto* message = reinterpret_cast<UnexpectedMessage*>(entry);  // NOLINT: first member
+  status->source = entry->source;
+  status->tag = entry->tag;
+  status->error = 0;
+  status->cancelled = false;
+  status->bytes = message->length;
+  return true;
+}
+
+UnexpectedMessage* Engine::improbe(std::uint16_t context_id, std::int32_t source,
+                                   std::int32_t tag, Status* status) {
+  progress();
+  ProgressLock lock(progress_mutex_, config_.thread_multiple);
+  matching::UnexpectedEntry* entry = match_.match_unexpected(context_id, source, tag, false);
+  if (entry == nullptr) {
+    return nullptr;
+  }
+  auto* message = reinterpret_cast<UnexpectedMessage*>(entry);  // NOLINT: first member
+  status->source = entry->source;
+  status->tag = entry->tag;
+  status->error = 0;
+  status->cancelled = false;
+  status->bytes = message->length;
+  return message;
+}
+
+void Engine::mrecv(UnexpectedMessage* message, Request& request) {
+  ProgressLock lock(progress_mutex_, config_.thread_multiple);
+  request.complete.store(false, std::memory_order_relaxed);
+  request.status = Status{};
+  deliver_unexpected(message, request);
+}
+
+}  // namespace shmpi::p2p

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// Engine: this process's point-to-point machinery: the rings it sends and
+// receives on, the matching queues, the eager and rendezvous protocols and
+// the progress loop. One per process, created in MPI_Init.
+//
+// Protocols (docs/design.md#protocols):
+//  - eager: messages up to ring_eager_max bytes travel inside ring cells;
+//  - rendezvous: larger messages push one envelope naming a RendezvousSlot
+//    and move through staging chunks from the receiver's pool; the sender
+//    fills every chunk it may take as soon as the send starts. Messages up
+//    to eager_max bytes complete at the sender once every chunk is
+//    published (the receiver drains them even before a receive matches);
+//    larger ones complete when the receiver has copied everything. A buffer
+//    in the shared heap is copied once, directly, by the receiver.
+//
+// Threads: with MPI_THREAD_MULTIPLE, sends to different peers take only
+// that peer's send lock on the fast path; everything else takes the
+// progress lock (progress itself only try-locks it). Without MULTIPLE no
+// lock is touched.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "base/result.hpp"
+#include "matching/envelope.hpp"
+#include "matching/match_engine.hpp"
+#include "p2p/request.hpp"
+#include "segment/header.hpp"
+#include "segment/segment.hpp"
+#include "shm_queues/spsc_ring.hpp"
+
+namespace shmpi::shm_queues {
+struct ChunkPoolShared;
+}
+
+namespace shmpi::p2p {
+
+struct RendezvousSlot;
+struct UnexpectedMessage;
+
+struct EngineConfig {
+  std::uint32_t my_slot = 0;
+  std::uint32_t world_size = 1;  // ranks of the first world (for the wait policy)
+  bool thread_multiple = false;
+  std::size_t ring_eager_max = 1024;   // bytes sent inside ring cells
+  std::size_t eager_max = 64 * 1024;   // rendezvous sends that complete without a match
+  bool oversubscribed = false;         // more ranks than cores: yield and sleep sooner
+};
+
+// Called when a request the user no longer holds completes (freed with
+// MPI_Request_free, or internal): the MPI layer releases it.
+using OrphanHandler = void (*)(Request* request);
+
+class Engine {
+ public:
+  Engine(const segment::Segment& segment, const EngineConfig& config);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Before the start-up barrier: populate this rank's region, park every
+  // incoming ring, fill the chunk pool. Nobody sends to us before that.
+  Result<void> prepare();
+
+  // Starts a send or receive described by `request` (kind, layout, peer,
+  // tag, context, peer_slot/my_rank for sends, mode). MPI_PROC_NULL is
+  // handled by the caller. The request may be complete on return.
+  void start_send(Request& request);
+  void start_recv(Request& request);
+  // Cancels a posted receive that has not matched. False if too late.
+  bool cancel_recv(Request& request);
+
+  // Probe: the first matching message, left queued (peek) or removed
+  // (matched probe; the message then belongs to the caller until mrecv).
+  bool iprobe(std::uint16_t context_id, std::int32_t source, std::int32_t tag, Status* status);
+  UnexpectedMessage* improbe(std::uint16_t context_id, std::int32_t source, std::int32_t tag,
+                             Status* status);
+  void mrecv(UnexpectedMessage* message, Request& request);
+
+  // One pass over every source of work. True if anything happened.
+  bool progress();
+  // Blocks until done() is true: spins, then yields, then sleeps on the
+  // wake word (see wait_policy.cpp).
+  template <typename Done>
+  void wait_until(Done&& done);
+  void wait(Request& request) {
+    wait_until([&request] { return request.complete.load(std::memory_order_acquire); });
+  }
+  // Wakes this rank's own sleepers (another thread completed something).
+  void wake_self();
+
+  void set_orphan_handler(OrphanHandler handler) { orphan_handler_ = handler; }
+  const segment::Segment& segment() const { return segment_; }
+  segment::RankControl& control(std::uint32_t slot) const;
+  std::uint32_t my_slot() const { return config_.my_slot; }
+  const EngineConfig& config() const { return config_; }
+  // Called by the wait loop when the job's abort flag is up.
+  [[noreturn]] void abort_wait() const;
+
+ private:
+  struct Peer;
+  class ProgressLock;
+
+  // Receive side.
+  bool poll_rings();
+  bool ring_doorbell_check();
+  void activate(std::uint32_t peer_slot);
+  void handle_eager(Peer& peer, const shm_queues::Cell& head, const matching::Envelope& envelope);
+  void handle_rendezvous(Peer& peer, const shm_queues::Cell& head,
+                         const matching::Envelope& envelope);
+  void deliver_unexpected(UnexpectedMessage* message, Request& request);
+  void begin_drain(Request& request, std::uint32_t sender, std::uint32_t slot_index,
+                   std::uint64_t total_bytes);
+  bool drain_requests();
+  bool drain_unexpected();
+  // Copies every published chunk; returns true when the transfer is whole.
+  bool drain_slot(std::uint32_t sender, std::uint32_t slot_index, std::uint64_t& consumed,
+                  std::uint64_t total_bytes, const datatype::Layout& destination);
+  void complete(Request& request);
+  void finish_recv(Request& request, std::int32_t source, std::int32_t tag,
+                   std::uint64_t length);
+  UnexpectedMessage* new_unexpected();
+  void free_unexpected(UnexpectedMessage* message);
+
+  // Send side.
+  bool try_push_eager(Peer& peer, Request& request);
+  bool try_push_rendezvous(Peer& peer, Request& request);
+  bool try_push(Peer& peer, Request& request);
+  void start_rendezvous(Request& request);
+  bool publish_chunks(Request& request);
+  bool advance_rendezvous_sends();
+  bool advance_queues();
+  void send_sync_ack(std::uint32_t peer_slot, std::uint64_t cookie);
+  void queue(Peer& peer, Request& request);
+  void ring_doorbell(std::uint32_t receiver);
+  RendezvousSlot& slot(std::uint32_t owner, std::uint32_t index) const;
+  shm_queues::ChunkPoolShared& pool(std::uint32_t owner) const;
+  std::byte* chunk(std::uint32_t owner, std::uint32_t index) const;
+  void wake_chunk_waiters();
+
+  bool park_all_rings();
+  bool abort_raised() const;
+
+  const segment::Segment& segment_;
+  const segment::SegmentLayout& layout_;
+  EngineConfig config_;
+  OrphanHandler orphan_handler_ = nullptr;
+  std::vector<std::unique_ptr<Peer>> peers_;  // by segment slot, created on first use
+  std::vector<std::uint32_t> active_;         // peers whose rings we poll
+  std::vector<std::uint32_t> queued_peers_;   // peers with queued sends
+  std::vector<Request*> rendezvous_sends_;
+  std::vector<std::uint32_t> retiring_slots_;  // completed sends whose slot is still read
+  std::vector<std::uint32_t> free_slots_;
+  std::vector<std::uint32_t> slot_generation_;
+  std::vector<Request*> draining_;                   // matched rendezvous receives
+  std::vector<UnexpectedMessage*> draining_unexpected_;  // eager rendezvous, unmatched
+  std::vector<UnexpectedMessage*> unexpected_pool_;
+  std::vector<Request*> sync_acks_pending_;  // acks queued behind a full ring
+  matching::MatchEngine match_;
+  std::mutex progress_mutex_;
+  std::uint32_t doorbell_words_ = 1;
+  int keep_free_unmatched_ = 0;   // chunks an unmatched transfer must leave in a pool
+  std::uint64_t max_unmatched_chunks_ = 0;
+
+  Peer& peer(std::uint32_t slot);
+  friend class WaitPolicy;
+};
+
+}  // namespace shmpi::p2p
+
+#include "p2p/detail/wait_until.hpp"

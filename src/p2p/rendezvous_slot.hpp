@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// RendezvousSlot: the shared record of one large transfer, in the sender's
+// region (SegmentLayout::slot_offset). The sender fills staging chunks taken
+// from the receiver's pool and publishes them here in order; the receiver
+// copies them out and returns them to its pool.
+//
+// Protocol: the sender writes the description line, then pushes a
+// rendezvous envelope through the ring naming the slot and its generation.
+// Chunk k carries packed bytes [k * chunk_bytes, ...); its pool index is
+// chunk_ids[k % kChunkWindow], written before `published` moves past k.
+// The receiver raises `matched` when a receive takes the message, advances
+// `consumed` as it copies, and raises `done` once it has every byte (or has
+// copied straight out of the sender's shared-heap buffer).
+//
+// Memory ordering: published (release, sender) pairs with the receiver's
+// acquire: chunk_ids and the chunks' data are visible. matched/done
+// (release, receiver) pair with the sender's acquire loads. Each store is
+// followed by wake_if_sleeping() on the other side.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <type_traits>
+
+#include "base/cache_line.hpp"
+#include "segment/layout.hpp"
+
+namespace shmpi::p2p {
+
+inline constexpr std::uint32_t kChunkWindow = 64;  // >= chunks per pool
+inline constexpr std::uint64_t kNoHeapOffset = ~std::uint64_t{0};
+
+struct RendezvousSlot {
+  // Description line: written by the sender before the envelope is pushed
+  // (published to the receiver by the ring's release).
+  alignas(kFalseSharingRange) std::uint64_t total_bytes;
+  std::uint64_t source_heap_offset;  // kNoHeapOffset unless the buffer is in the heap
+  std::uint32_t generation;
+  std::uint32_t chunk_bytes;
+  // Publish line: written by the sender.
+  alignas(kFalseSharingRange) std::atomic<std::uint64_t> published;
+  std::uint8_t chunk_ids[kChunkWindow];
+  // Receiver line: written by the receiver.
+  alignas(kFalseSharingRange) std::atomic<std::uint32_t> matched;
+  std::atomic<std::uint32_t> done;
+  std::atomic<std::uint64_t> consumed;
+};
+static_assert(sizeof(RendezvousSlot) <= segment::kRendezvousSlotBytes,
+              "layout.hpp reserves 1 KiB per slot");
+static_assert(std::is_standard_layout_v<RendezvousSlot>, "shared by offset");
+static_assert(segment::SegmentConfig{}.chunks_per_rank <= kChunkWindow,
+              "a transfer never has more chunks in flight than a pool holds");
+
+}  // namespace shmpi::p2p

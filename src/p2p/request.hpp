@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Request: one point-to-point operation of this process. Lives in process
+// memory (never in the segment); the MPI layer hands it out as MPI_Request.
+//
+// Threads: `complete` is written by whichever thread's progress finished the
+// operation (release) and read by waiters (acquire); every other field is
+// owned by the engine under its lock, or by the user thread before the
+// request is started.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "datatype/pack.hpp"
+#include "matching/match_engine.hpp"
+
+namespace shmpi::p2p {
+
+struct UnexpectedMessage;
+
+enum class RequestKind : std::uint8_t { kSend, kRecv };
+enum class SendMode : std::uint8_t { kStandard, kSynchronous, kReady, kBuffered };
+
+enum class SendState : std::uint8_t {
+  kIdle,
+  kQueued,      // waiting for ring room behind earlier messages to the peer
+  kRendezvous,  // envelope sent; publishing chunks / waiting for done
+};
+
+struct Status {
+  std::int32_t source = 0;
+  std::int32_t tag = 0;
+  std::int32_t error = 0;  // MPI error class of the operation, 0 on success
+  bool cancelled = false;
+  std::uint64_t bytes = 0;
+};
+
+struct Request {
+  static constexpr std::uint32_t kMagic = 0x52657131;  // "Req1"
+  std::uint32_t magic = kMagic;
+  RequestKind kind = RequestKind::kSend;
+  SendMode mode = SendMode::kStandard;
+  bool persistent = false;
+  bool active = false;        // persistent: started and not yet completed by a wait
+  bool user_freed = false;    // MPI_Request_free while still in flight
+  bool internal = false;      // created by the library (buffered-send copy)
+  std::atomic<bool> complete{false};
+
+  // What the operation is about.
+  datatype::Layout layout;       // send data, or receive buffer capacity
+  std::int32_t peer = 0;         // comm rank, MPI_ANY_SOURCE or MPI_PROC_NULL
+  std::int32_t tag = 0;
+  std::int32_t my_rank = 0;      // sender's rank in the communicator
+  std::uint16_t context_id = 0;
+  std::uint32_t peer_slot = 0;   // segment slot of the peer (sends)
+  void* comm = nullptr;          // the MPI-layer communicator (error handler)
+  void* user_object = nullptr;   // MPI layer's bookkeeping (datatype refs, bsend block)
+
+  Status status;
+
+  // Receive side.
+  matching::PostedEntry posted;
+  UnexpectedMessage* waiting_on = nullptr;  // matched an unexpected message still draining
+  // Rendezvous receive (draining chunks from the sender's slot).
+  std::uint32_t rndv_sender = 0;
+  std::uint32_t rndv_slot = 0;
+  std::uint64_t rndv_consumed = 0;
+  std::uint64_t rndv_total_bytes = 0;
+
+  // Send side.
+  SendState send_state = SendState::kIdle;
+  Request* next_queued = nullptr;  // per-peer FIFO of queued sends
+  std::uint32_t slot_index = 0;
+  std::uint64_t chunks_published = 0;
+  std::uint64_t chunks_total = 0;
+  bool eager_rendezvous = false;  // completes once every chunk is published
+  bool sync_ack = false;          // internal: carries a synchronous-send acknowledgement
+  std::uint64_t ack_cookie = 0;
+
+  Status* status_out() { return &status; }
+};
+
+}  // namespace shmpi::p2p

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+// The send side of the engine: eager pushes into the ring, queuing behind a
+// full ring, rendezvous envelopes and chunk publishing, synchronous acks.
+#include <algorithm>
+#include <cstring>
+
+#include "base/assert.hpp"
+#include "p2p/detail/peer.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/rendezvous_slot.hpp"
+#include "segment/wake_word.hpp"
+#include "shm_queues/chunk_pool.hpp"
+
+namespace shmpi::p2p {
+
+using matching::Envelope;
+using matching::Protocol;
+using shm_queues::Cell;
+
+void Engine::ring_doorbell(std::uint32_t receiver) {
+  segment::RankControl& target = control(receiver);
+  const std::uint32_t me = config_.my_slot;
+  // Release: pairs with the receiver's acquire exchange; it then polls our
+  // ring and finds the published cell.
+  target.doorbell[me / 64].fetch_or(std::uint64_t{1} << (me % 64), std::memory_order_release);
+  segment::wake_if_sleeping(target);
+}
+
+bool Engine::try_push_eager(Peer& p, Request& request) {
+  const bool sync = request.mode == SendMode::kSynchronous;
+  const std::size_t skip = sync ? sizeof(std::uint64_t) : 0;
+  const std::uint64_t length = request.layout.bytes;
+  const std::uint32_t cells = matching::eager_cells(length + skip);
+  if (!p.producer.has_room(cells)) {
+    return false;
+  }
+  Cell& head = p.producer.cell(0);
+  Envelope envelope{Protocol::kEager, sync ? std::uint8_t{matching::kFlagSync} : std::uint8_t{0},
+                    request.context_id, request.my_rank, request.tag, 0, 0};
+  envelope.set_length(length);
+  matching::write_envelope(head, envelope);
+  if (sync) {
+    auto cookie = reinterpret_cast<std::uint64_t>(&request);  // NOLINT: echoed back to us
+    std::memcpy(matching::head_payload(head), &cookie, sizeof cookie);
+  }
+  std::size_t first = std::min<std::uint64_t>(length, matching::kHeadPayloadBytes - skip);
+  if (first != 0) {
+    datatype::pack(request.layout, 0, matching::head_payload(head) + skip, first);
+  }
+  std::uint64_t offset = first;
+  for (std::uint32_t k = 1; k < cells; ++k) {
+    Cell& cell = p.producer.cell(k);
+    // Relaxed: published by the head cell's release in publish().
+    cell.seq.store(shm_queues::kContinuation, std::memory_order_relaxed);
+    std::size_t n = std::min<std::uint64_t>(length - offset, matching::kContinuationPayloadBytes);
+    datatype::pack(request.layout, offset, cell.body, n);
+    offset += n;
+  }
+  if (p.producer.publish(cells)) {
+    ring_doorbell(p.slot);
+  }
+  return true;
+}
+
+bool Engine::try_push_rendezvous(Peer& p, Request& request) {
+  if (!p.producer.has_room(1)) {
+    return false;
+  }
+  Cell& head = p.producer.cell(0);
+  std::uint8_t flags = 0;
+  if (request.mode == SendMode::kSynchronous) {
+    flags |= matching::kFlagSync;
+  }
+  if (request.eager_rendezvous) {
+    flags |= matching::kFlagEagerRendezvous;
+  }
+  Envelope envelope{Protocol::kRendezvous, flags, request.context_id, request.my_rank,
+                    request.tag, 0, 0};
+  envelope.set_length(request.layout.bytes);
+  matching::write_envelope(head, envelope);
+  std::memcpy(matching::head_payload(head), &request.slot_index, sizeof request.slot_index);
+  if (p.producer.publish(1)) {
+    ring_doorbell(p.slot);
+  }
+  return true;
+}
+
+bool Engine::try_push(Peer& p, Request& request) {
+  if (request.sync_ack) {
+    // A queued synchronous-send acknowledgement.
+    if (!p.producer.has_room(1)) {
+      return false;
+    }
+    Cell& head = p.producer.cell(0);
+    Envelope envelope{Protocol::kSyncAck, 0, 0, 0, 0, 0, 0};
+    matching::write_envelope(head, envelope);
+    std::memcpy(matching::head_payload(head), &request.ack_cookie, sizeof request.ack_cookie);
+    if (p.producer.publish(1)) {
+      ring_doorbell(p.slot);
+    }
+    delete &request;
+    return true;
+  }
+  if (request.layout.bytes <= config_.ring_eager_max) {
+    if (!try_push_eager(p, request)) {
+      return false;
+    }
+    request.send_state = SendState::kIdle;
+    if (request.mode != SendMode::kSynchronous) {
+      complete(request);
+    }
+    return true;
+  }
+  if (!try_push_rendezvous(p, request)) {
+    return false;
+  }
+  request.send_state = SendState::kRendezvous;
+  return true;
+}
+
+void Engine::queue(Peer& p, Request& request) {
+  request.send_state = SendState::kQueued;
+  request.next_queued = nullptr;
+  if (p.queue_tail != nullptr) {
+    p.queue_tail->next_queued = &request;
+  } else {
+    p.queue_head = &request;
+  }
+  p.queue_tail = &request;
+  if (!p.in_queued_list) {
+    p.in_queued_list = true;
+    queued_peers_.push_back(p.slot);
+  }
+}
+
+bool Engine::advance_queues() {
+  bool did = false;
+  for (std::size_t i = 0; i < queued_peers_.size();) {
+    Peer& p = peer(queued_peers_[i]);
+    std::unique_lock<std::mutex> lock(p.send_mutex, std::defer_lock);
+    if (config_.thread_multiple) {
+      lock.lock();
+    }
+    while (p.queue_head != nullptr) {
+      Request* head = p.queue_head;
+      Request* next = head->next_queued;
+      if (!try_push(p, *head)) {
+        break;
+      }
+      did = true;
+      p.queue_head = next;
+      if (next == nullptr) {
+        p.queue_tail = nullptr;
+      }
+    }
+    if (p.queue_head == nullptr) {
+      p.in_queued_list = false;
+      queued_peers_[i] = queued_peers_.back();
+      queued_peers_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  return did;
+}
+
+void Engine::send_sync_ack(std::uint32_t peer_slot, std::uint64_t cookie) {
+  Peer& p = peer(peer_slot);
+  std::unique_lock<std::mutex> lock(p.send_mutex, std::defer_lock);
+  if (config_.thread_multiple) {
+    lock.lock();
+  }
+  if (p.queue_head == nullptr && p.producer.has_room(1)) {
+    Cell& head = p.producer.cell(0);
+    Envelope envelope{Protocol::kSyncAck, 0, 0, 0, 0, 0, 0};
+    matching::write_envelope(head, envelope);
+    std::memcpy(matching::head_payload(head), &cookie, sizeof cookie);
+    if (p.producer.publish(1)) {
+      ring_doorbell(p.slot);
+    }
+    return;
+  }
+  auto* ack = new Request();
+  ack->internal = true;
+  ack->kind = RequestKind::kSend;
+  ack->sync_ack = true;
+  ack->ack_cookie = cookie;
+  queue(p, *ack);
+}
+
+void Engine::start_rendezvous(Request& request) {
+  // Runs under the progress lock (when threads are in use).
+  SHMPI_ASSERT(!free_slots_.empty(), "rendezvous slots exhausted");
+  request.slot_index = free_slots_.back();
+  free_slots_.pop_back();
+  RendezvousSlot& s = slot(config_.my_slot, request.slot_index);
+  const std::uint32_t chunk_bytes = layout_.config.chunk_bytes;
+  s.total_bytes = request.layout.bytes;
+  s.generation = ++slot_generation_[request.slot_index];
+  s.chunk_bytes = chunk_bytes;
+  s.source_heap_offset =
+      (request.layout.map == nullptr && segment_.in_heap(request.layout.base, request.layout.bytes))
+          ? segment_.offset_of(request.layout.base)
+          : kNoHeapOffset;
+  // Relaxed: all of these are published to the receiver by the ring's
+  // release when the envelope is pushed.
+  s.published.store(0, std::memory_order_relaxed);
+  s.matched.store(0, std::memory_order_relaxed);
+  s.done.store(0, std::memory_order_relaxed);
+  s.consumed.store(0, std::memory_order_relaxed);
+  request.chunks_published = 0;
+  request.chunks_total = (request.layout.bytes + chunk_bytes - 1) / chunk_bytes;
+  request.eager_rendezvous =
+      request.mode != SendMode::kSynchronous && request.layout.bytes <= config_.eager_max &&
+      s.source_heap_offset == kNoHeapOffset;
+  rendezvous_sends_.push_back(&request);
+}
+
+bool Engine::publish_chunks(Request& request) {
+  RendezvousSlot& s = slot(config_.my_slot, request.slot_index);
+  if (s.source_heap_offset != kNoHeapOffset) {
+    return false;  // the receiver copies straight from our buffer
+  }
+  shm_queues::ChunkPoolShared& target = pool(request.peer_slot);
+  const std::uint64_t chunk_bytes = s.chunk_bytes;
+  // Acquire: pairs with the receiver's release of matched.
+  const bool matched = s.matched.load(std::memory_order_acquire) != 0;
+  const std::uint64_t before = request.chunks_published;
+  while (request.chunks_published < request.chunks_total) {
+    // Relaxed: a bound on chunks we hold; reuse is ordered by the pool.
+    const std::uint64_t held =
+        request.chunks_published - s.consumed.load(std::memory_order_relaxed);
+    if (!matched && held >= max_unmatched_chunks_) {
+      break;
+    }
+    const int keep_free = matched ? 0 : keep_free_unmatched_;
+    auto id = shm_queues::take_chunk(target, keep_free);
+    if (!id) {
+      const std::uint32_t me = config_.my_slot;
+      // Register, then look again: either we see the chunk the receiver
+      // returns, or it sees our bit and wakes us (seq_cst on both sides).
+      target.want[me / 64].fetch_or(std::uint64_t{1} << (me % 64), std::memory_order_seq_cst);
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      id = shm_queues::take_chunk(target, keep_free);
+      if (!id) {
+        break;
+      }
+    }
+    const std::uint64_t offset = request.chunks_published * chunk_bytes;
+    const std::uint64_t n = std::min(chunk_bytes, request.layout.bytes - offset);
+    datatype::pack(request.layout, offset, chunk(request.peer_slot, *id), n);
+    s.chunk_ids[request.chunks_published % kChunkWindow] = static_cast<std::uint8_t>(*id);
+    ++request.chunks_published;
+    // Release: the chunk's data and its id are visible before the count.
+    s.published.store(request.chunks_published, std::memory_order_release);
+  }
+  if (request.chunks_published != before) {
+    segment::wake_if_sleeping(control(request.peer_slot));
+    return true;
+  }
+  return false;
+}
+
+bool Engine::advance_rendezvous_sends() {
+  bool did = false;
+  for (std::size_t i = 0; i < rendezvous_sends_.size();) {
+    Request& request = *rendezvous_sends_[i];
+    did |= publish_chunks(request);
+    RendezvousSlot& s = slot(config_.my_slot, request.slot_index);
+    // Acquire: pairs with the receiver's release of done; it no longer
+    // reads our chunks or our buffer.
+    const bool done = s.done.load(std::memory_order_acquire) != 0;
+    const bool published_all = request.chunks_published == request.chunks_total;
+    if (done || (request.eager_rendezvous && published_all &&
+                 request.send_state == SendState::kRendezvous)) {
+      rendezvous_sends_[i] = rendezvous_sends_.back();
+      rendezvous_sends_.pop_back();
+      if (done) {
+        free_slots_.push_back(request.slot_index);
+      } else {
+        retiring_slots_.push_back(request.slot_index);
+      }
+      request.send_state = SendState::kIdle;
+      complete(request);
+      did = true;
+    } else {
+      ++i;
+    }
+  }
+  for (std::size_t i = 0; i < retiring_slots_.size();) {
+    RendezvousSlot& s = slot(config_.my_slot, retiring_slots_[i]);
+    if (s.done.load(std::memory_order_acquire) != 0) {
+      free_slots_.push_back(retiring_slots_[i]);
+      retiring_slots_[i] = retiring_slots_.back();
+      retiring_slots_.pop_back();
+      did = true;
+    } else {
+      ++i;
+    }
+  }
+  return did;
+}
+
+void Engine::start_send(Request& request) {
+  request.complete.store(false, std::memory_order_relaxed);
+  request.status = Status{};
+  request.send_state = SendState::kIdle;
+  Peer& p = peer(request.peer_slot);
+  const bool eager = request.layout.bytes <= config_.ring_eager_max;
+  if (eager) {
+    // Fast path: only this peer's send lock.
+    std::unique_lock<std::mutex> lock(p.send_mutex, std::defer_lock);
+    if (config_.thread_multiple) {
+      lock.lock();
+    }
+    if (p.queue_head == nullptr && try_push_eager(p, request)) {
+      if (request.mode != SendMode::kSynchronous) {
+        request.complete.store(true, std::memory_order_release);
+        if (request.user_freed || request.internal) {
+          lock.unlock();
+          complete(request);
+        }
+      }
+      return;
+    }
+  }
+  ProgressLock progress_lock(progress_mutex_, config_.thread_multiple);
+  if (!eager) {
+    while (free_slots_.empty()) {
+      // Retire finished transfers; the receivers keep draining meanwhile.
+      advance_rendezvous_sends();
+      if (free_slots_.empty()) {
+        poll_rings();
+        drain_requests();
+        drain_unexpected();
+      }
+    }
+    start_rendezvous(request);
+  }
+  std::unique_lock<std::mutex> lock(p.send_mutex, std::defer_lock);
+  if (config_.thread_multiple) {
+    lock.lock();
+  }
+  if (p.queue_head == nullptr && try_push(p, request)) {
+    if (!eager) {
+      publish_chunks(request);
+    }
+    return;
+  }
+  queue(p, request);
+  if (!eager) {
+    publish_chunks(request);
+  }
+}
+
+}  // namespace shmpi::p2p

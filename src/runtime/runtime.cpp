@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+#include "runtime/runtime.hpp"
+
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+#include "base/log.hpp"
+#include "runtime/world_barrier.hpp"
+#include "segment/wake_word.hpp"
+
+namespace shmpi::runtime {
+
+Runtime* Runtime::instance_ = nullptr;
+
+std::atomic<int>& lifecycle() {
+  static std::atomic<int> state{kNotInitialized};
+  return state;
+}
+
+namespace {
+
+constexpr int kErrOther = 16;
+
+bool read_env_u32(const char* name, std::uint32_t* out) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') {
+    return false;
+  }
+  char* end = nullptr;
+  errno = 0;
+  unsigned long value = std::strtoul(text, &end, 10);
+  if (errno != 0 || *end != '\0' || value > 0xffffffffUL) {
+    return false;
+  }
+  *out = static_cast<std::uint32_t>(value);
+  return true;
+}
+
+}  // namespace
+
+Runtime::Runtime(segment::Segment segment) : segment_(std::move(segment)) {}
+
+Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
+  std::uint32_t fd = 0;
+  std::uint32_t rank = 0;
+  std::uint32_t size = 1;
+  const bool launched = read_env_u32("SHMPI_SEGMENT_FD", &fd);
+  std::unique_ptr<Runtime> runtime;
+  if (launched) {
+    if (!read_env_u32("SHMPI_RANK", &rank) || !read_env_u32("SHMPI_SIZE", &size) ||
+        rank >= size) {
+      return Err{kErrOther, "SHMPI_RANK/SHMPI_SIZE are missing or invalid"};
+    }
+    auto segment = segment::Segment::attach(static_cast<int>(fd));
+    if (!segment) {
+      return segment.error();
+    }
+    if (segment->header().nranks != size || rank >= segment->layout().config.capacity) {
+      return Err{kErrOther, "SHMPI_SIZE does not match the job's segment"};
+    }
+    runtime.reset(new Runtime(std::move(segment.value())));
+  } else {
+    // A world of one: a private segment that dies with this process.
+    segment::SegmentConfig config;
+    config.nranks = 1;
+    config.capacity = 1;
+    config.heap_bytes = 64ULL << 20;
+    auto segment = segment::Segment::create(config, 0);
+    if (!segment) {
+      return segment.error();
+    }
+    runtime.reset(new Runtime(std::move(segment.value())));
+  }
+  WorldInfo& world = runtime->world_;
+  world.rank = rank;
+  world.size = size;
+  world.slot = rank;
+  world.thread_level = thread_level;
+  world.thread_multiple = thread_multiple;
+
+  p2p::EngineConfig config;
+  config.my_slot = world.slot;
+  config.world_size = size;
+  config.thread_multiple = thread_multiple;
+  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+  config.oversubscribed = size > cores;
+  if (const char* value = std::getenv("SHMPI_RING_EAGER_MAX")) {
+    config.ring_eager_max = std::strtoull(value, nullptr, 10);
+  }
+  if (const char* value = std::getenv("SHMPI_EAGER_MAX")) {
+    config.eager_max = std::strtoull(value, nullptr, 10);
+  }
+  runtime->engine_ = std::make_unique<p2p::Engine>(runtime->segment_, config);
+  if (auto prepared = runtime->engine_->prepare(); !prepared) {
+    return prepared.error();
+  }
+  segment::RankInfo& info = runtime->segment_.rank_info(world.slot);
+  info.pid.store(static_cast<std::int32_t>(::getpid()), std::memory_order_relaxed);
+  // Release: our prepared region is published with the state (the barrier
+  // below also orders it).
+  info.state.store(static_cast<std::uint32_t>(segment::RankState::kRunning),
+                   std::memory_order_release);
+  instance_ = runtime.release();
+  instance_->world_barrier();
+  lifecycle().store(kInitialized, std::memory_order_release);
+  return instance_;
+}
+
+void Runtime::world_barrier() {
+  auto* block = segment_.at<WorldBarrierBlock>(segment_.layout().scratch_offset);
+  const std::uint64_t epoch = barrier_epoch_;
+  ++barrier_epoch_;
+  // acq_rel: our prior writes are released to the ranks that pass the
+  // barrier, and the last arrival acquires everyone's.
+  if (block->arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == world_.size) {
+    // Relaxed reset: ordered before the epoch release below, and no rank
+    // arrives for the next barrier before it sees the new epoch.
+    block->arrived.store(0, std::memory_order_relaxed);
+    // Release: pairs with the waiters' acquire load of epoch.
+    block->epoch.store(epoch + 1, std::memory_order_release);
+    for (std::uint32_t r = 0; r < world_.size; ++r) {
+      if (r != world_.slot) {
+        segment::wake_if_sleeping(engine_->control(r));
+      }
+    }
+    return;
+  }
+  engine_->wait_until(
+      [&] { return block->epoch.load(std::memory_order_acquire) > epoch; });
+}
+
+Result<void> Runtime::finalize() {
+  Runtime* runtime = instance_;
+  runtime->world_barrier();
+  segment::RankInfo& info = runtime->segment_.rank_info(runtime->world_.slot);
+  info.state.store(static_cast<std::uint32_t>(segment::RankState::kFinalized),
+                   std::memory_order_release);
+  lifecycle().store(kFinalized, std::memory_order_release);
+  // The engine and the mapping stay: other ranks may still be reading our
+  // staging slots, and the memfd lives until every process has exited.
+  return {};
+}
+
+void Runtime::abort_job(int code) {
+  segment::SegmentHeader& header = segment_.header();
+  header.abort_code.store(code, std::memory_order_relaxed);
+  header.abort_rank.store(static_cast<std::int32_t>(world_.rank), std::memory_order_relaxed);
+  // Release: code and rank are visible to whoever sees the flag.
+  header.abort_flag.store(1, std::memory_order_release);
+  for (std::uint32_t r = 0; r < world_.size; ++r) {
+    if (r != world_.slot) {
+      segment::wake_if_sleeping(engine_->control(r));
+    }
+  }
+  ::_exit(code & 0xff ? code & 0xff : 1);
+}
+
+}  // namespace shmpi::runtime
