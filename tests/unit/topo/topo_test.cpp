@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+// Placement arithmetic on synthetic multi-NUMA machines, and binding on the
+// real one (in a forked child, so the test process keeps its affinity).
+#include "topo/topo.hpp"
+
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace shmpi::topo {
+namespace {
+
+// Two packages, each one NUMA node of four two-way SMT cores.
+constexpr const char* kTwoNodes = "package:2 numa:1 core:4 pu:2";
+
+Topology two_nodes() {
+  auto loaded = Topology::load_synthetic(kTwoNodes);
+  EXPECT_TRUE(loaded.has_value());
+  return std::move(loaded.value());
+}
+
+TEST(Topology, SyntheticMachineCountsCoresAndNodes) {
+  Topology topology = two_nodes();
+  EXPECT_TRUE(topology.is_synthetic());
+  EXPECT_EQ(topology.core_count(), 8);
+  EXPECT_EQ(topology.numa_count(), 2);
+  EXPECT_EQ(topology.numa_node_of_core(0), 0);
+  EXPECT_EQ(topology.numa_node_of_core(3), 0);
+  EXPECT_EQ(topology.numa_node_of_core(4), 1);
+  EXPECT_EQ(topology.numa_node_of_core(7), 1);
+}
+
+TEST(Topology, NumaNodeOfCoreOutOfRangeIsMinusOne) {
+  Topology topology = two_nodes();
+  EXPECT_EQ(topology.numa_node_of_core(-1), -1);
+  EXPECT_EQ(topology.numa_node_of_core(8), -1);
+}
+
+TEST(Topology, CorePolicyPlacesRanksRoundRobin) {
+  Topology topology = two_nodes();
+  struct Case {
+    int rank;
+    int core;
+    int node;
+  };
+  // Around the wrap point: ranks outnumber the eight cores.
+  const Case cases[] = {{0, 0, 0}, {3, 3, 0},  {4, 4, 1},  {7, 7, 1},
+                        {8, 0, 0}, {12, 4, 1}, {15, 7, 1}, {16, 0, 0}};
+  for (const Case& c : cases) {
+    Placement placement = topology.placement_for(c.rank, 20, BindPolicy::kCore);
+    EXPECT_EQ(placement.core, c.core) << "rank " << c.rank;
+    EXPECT_EQ(placement.numa_node, c.node) << "rank " << c.rank;
+  }
+}
+
+TEST(Topology, NumaPolicyPicksTheNodeOfTheRanksCore) {
+  Topology topology = two_nodes();
+  for (int rank = 0; rank < 16; ++rank) {
+    Placement placement = topology.placement_for(rank, 16, BindPolicy::kNuma);
+    EXPECT_EQ(placement.core, -1);
+    EXPECT_EQ(placement.numa_node, (rank % 8) / 4) << "rank " << rank;
+  }
+}
+
+TEST(Topology, NonePolicyLeavesRanksUnbound) {
+  Topology topology = two_nodes();
+  Placement placement = topology.placement_for(5, 8, BindPolicy::kNone);
+  EXPECT_EQ(placement.core, -1);
+  EXPECT_EQ(placement.numa_node, -1);
+}
+
+TEST(Topology, BindingOnSyntheticMachineReportsPlacementWithoutBinding) {
+  Topology topology = two_nodes();
+  auto bound = topology.bind_current_process(6, 8, BindPolicy::kCore);
+  ASSERT_TRUE(bound.has_value());
+  EXPECT_EQ(bound.value().core, 6);
+  EXPECT_EQ(bound.value().numa_node, 1);
+  EXPECT_EQ(topology.current_numa_node(), -1);
+}
+
+TEST(Topology, HwlocSyntheticEnvironmentSelectsSyntheticMachine) {
+  ASSERT_EQ(::setenv("HWLOC_SYNTHETIC", "numa:4 core:2 pu:1", 1), 0);
+  auto loaded = Topology::load();
+  ::unsetenv("HWLOC_SYNTHETIC");
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_TRUE(loaded.value().is_synthetic());
+  EXPECT_EQ(loaded.value().numa_count(), 4);
+  EXPECT_EQ(loaded.value().core_count(), 8);
+  EXPECT_EQ(loaded.value().placement_for(5, 8, BindPolicy::kNuma).numa_node, 2);
+}
+
+TEST(Topology, BadSyntheticDescriptionIsAnError) {
+  auto loaded = Topology::load_synthetic("not a topology");
+  EXPECT_FALSE(loaded.has_value());
+}
+
+TEST(Topology, RealMachineBindsRankToItsCore) {
+  auto loaded = Topology::load();
+  ASSERT_TRUE(loaded.has_value());
+  const Topology& topology = loaded.value();
+  ASSERT_FALSE(topology.is_synthetic());
+  ASSERT_GE(topology.core_count(), 1);
+  ASSERT_GE(topology.numa_count(), 1);
+  const int rank = topology.core_count();  // wraps round to core 0
+  cpu_set_t before;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof before, &before), 0);
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto bound =
+        topology.bind_current_process(rank, rank + 1, BindPolicy::kCore);
+    if (!bound || bound.value().core != 0) {
+      ::_exit(1);
+    }
+    cpu_set_t allowed;
+    if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
+      ::_exit(2);
+    }
+    // Bound to one core: fewer CPUs than before unless there is only one.
+    const bool narrowed = topology.core_count() == 1
+                              ? CPU_COUNT(&allowed) == CPU_COUNT(&before)
+                              : CPU_COUNT(&allowed) < CPU_COUNT(&before);
+    if (CPU_COUNT(&allowed) < 1 || !narrowed) {
+      ::_exit(3);
+    }
+    ::sched_yield();
+    ::_exit(topology.current_numa_node() == bound.value().numa_node ? 0 : 4);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(Topology, ConvenienceFunctionsUseTheProcessTopology) {
+  EXPECT_GE(core_count(), 1);
+  EXPECT_GE(numa_count(), 1);
+  EXPECT_GE(current_numa_node(), 0);
+}
+
+}  // namespace
+}  // namespace shmpi::topo
