@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// shmpirun: parse the command line, create the job's segment, and run the job
+// on an io_uring (or epoll) event loop. Prints nothing when the job succeeds.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "launcher/event_loop.hpp"
+#include "launcher/job.hpp"
+#include "launcher/options.hpp"
+#include "launcher/signals.hpp"
+#include "segment/segment.hpp"
+#include "topo/topo.hpp"
+
+namespace {
+
+constexpr int kUsageExit = 2;
+
+void print_error(const std::string& message) {
+  std::fprintf(stderr, "shmpirun: %s\n", message.c_str());
+}
+
+bool debug_enabled() {
+  const char* debug = std::getenv("SHMPI_LAUNCHER_DEBUG");
+  return debug != nullptr && debug[0] != '\0' && debug[0] != '0';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace shmpi;
+  launcher::ParseResult parsed = launcher::parse_options(argc, argv);
+  if (parsed.kind == launcher::ParseResult::Kind::kHelp) {
+    std::fputs(launcher::usage_text().c_str(), stdout);
+    return 0;
+  }
+  if (parsed.kind == launcher::ParseResult::Kind::kError) {
+    print_error(parsed.error);
+    std::fputs(launcher::usage_text().c_str(), stderr);
+    return kUsageExit;
+  }
+  const launcher::Options& options = parsed.options;
+
+  launcher::ensure_standard_fds();
+  const unsigned long original_fd_limit = launcher::raise_fd_limit();
+  launcher::SignalSetup signals;
+  std::string why;
+  if (!launcher::setup_launcher_signals(signals, &why)) {
+    print_error(why);
+    return 1;
+  }
+
+  segment::SegmentConfig config;
+  config.nranks = options.nranks;
+  config.capacity = options.universe_size;
+  auto segment =
+      segment::Segment::create(config, static_cast<std::int32_t>(::getpid()));
+  if (!segment) {
+    print_error(std::string("cannot create the job segment: ") +
+                std::string(segment.error().what));
+    return 1;
+  }
+
+  std::optional<topo::Topology> topology;
+  if (options.bind != topo::BindPolicy::kNone) {
+    auto loaded = topo::Topology::load();
+    if (loaded) {
+      topology.emplace(std::move(loaded.value()));
+    } else {
+      print_error(std::string("warning: ") + std::string(loaded.error().what) +
+                  "; ranks run unbound");
+    }
+  }
+
+  // Three sources per rank (stdout, stderr, pidfd) plus the signalfd and
+  // three timers.
+  auto loop = launcher::make_event_loop(3 * options.nranks + 4, &why);
+  if (!loop) {
+    print_error("cannot create an event loop (neither io_uring nor epoll)");
+    return 1;
+  }
+  if (debug_enabled()) {
+    std::fprintf(stderr, "shmpirun: event loop: %s%s%s\n", loop->name(),
+                 why.empty() ? "" : "; ", why.c_str());
+  }
+
+  launcher::Job job(options, segment.value(), topology ? &*topology : nullptr,
+                    signals, original_fd_limit);
+  int exit_code = job.run(*loop);
+  std::fflush(stdout);
+  return exit_code;
+}
