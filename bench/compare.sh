@@ -23,8 +23,9 @@ usage: bench/compare.sh [options]
   --timeout S      limit of one program run in seconds (default 60, quick 30)
   --out FILE       report file (default: <build>/bench-report.md)
   --no-floor       skip the floor program
-  --wait-quiet S   first wait up to S seconds for the CPUs to be idle (other
-                   processes under 10% of the machine over one second)
+  --wait-quiet S   before every program run, wait for the CPUs to be idle (other
+                   work under 10% of the machine over one second), at most S
+                   seconds in all
 EOF
 }
 
@@ -159,12 +160,38 @@ tests=(
   "collmany|coll|$np_many|--ops barrier,allreduce"
 )
 
+# busy_percent: share of all CPUs busy (not idle or iowait) over one second.
+busy_percent() {
+  local a b
+  a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+  sleep 1
+  b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+  awk -v a="$a" -v b="$b" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); busy = y[1] - x[1]; idle = y[2] - x[2]
+    printf "%.0f", (busy + idle > 0) ? 100 * busy / (busy + idle) : 0 }'
+}
+# wait_for_quiet: with --wait-quiet, waits (within what is left of that
+# budget) until other work uses under 10% of the CPUs; sets busy_now.
+quiet_left=$wait_quiet
+busy_runs=0
+wait_for_quiet() {
+  busy_now=$(busy_percent)
+  while ((busy_now >= 10 && quiet_left > 0)); do
+    note "machine busy (${busy_now}%), waiting for it to be quiet"
+    sleep 4
+    quiet_left=$((quiet_left - 5))
+    busy_now=$(busy_percent)
+  done
+  ((busy_now < 10)) || busy_runs=$((busy_runs + 1))
+}
+
 # Runs one program under one implementation with a time limit; the output so
 # far is kept even when the limit strikes (every line is flushed).
 run_one() {
   local impl=$1 name=$2 prog=$3 np=$4 extra=$5 rep=$6
   local log=$work/raw/$impl.$name.r$rep.txt
   [[ -n ${have_bin[$prog.$impl]:-} ]] || return 0
+  ((wait_quiet > 0)) && wait_for_quiet
   note "rep $rep: ${label[$impl]} $name (np=$np)"
   local rc=0
   # shellcheck disable=SC2086
@@ -178,26 +205,11 @@ run_one() {
   fi
 }
 
-# busy_percent: share of all CPUs busy (not idle or iowait) over one second.
-busy_percent() {
-  local a b
-  a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
-  sleep 1
-  b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
-  awk -v a="$a" -v b="$b" 'BEGIN {
-    split(a, x, " "); split(b, y, " "); busy = y[1] - x[1]; idle = y[2] - x[2]
-    printf "%.0f", (busy + idle > 0) ? 100 * busy / (busy + idle) : 0 }'
-}
-busy_before=$(busy_percent)
 if ((wait_quiet > 0)); then
-  waited=0
-  while ((busy_before >= 10 && waited < wait_quiet)); do
-    note "machine busy (${busy_before}%), waiting for it to be quiet"
-    sleep 4
-    waited=$((waited + 5))
-    busy_before=$(busy_percent)
-  done
+  wait_for_quiet
+  busy_runs=0
 fi
+busy_before=${busy_now:-$(busy_percent)}
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date +%s)
 n_impls=${#impls[@]}
@@ -212,6 +224,7 @@ for ((rep = 1; rep <= reps; rep++)); do
     done
   done
   if [[ -n $floor_bin ]]; then
+    ((wait_quiet > 0)) && wait_for_quiet
     note "rep $rep: floor"
     fargs=(--cores "$cores")
     ((quick)) && fargs+=(--quick)
@@ -368,9 +381,12 @@ render() {
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, $reps repetition(s)$( ((quick)) && echo ', --quick'), ${elapsed}s"
   echo "- machine: $(nproc) CPUs, $cpu_model; load average before $load_before, after $load_after"
   echo "- CPUs busy with other work just before the run: ${busy_before}%"
-  if ((busy_before >= 10)); then
-    echo "- WARNING: the machine was busy when the run started; figures from a busy"
-    echo "  2-core machine are not comparable with quiet ones (see --wait-quiet)"
+  if ((wait_quiet > 0)); then
+    echo "- --wait-quiet: every program run waited for idle CPUs; $busy_runs run(s) started busy anyway"
+  fi
+  if ((busy_before >= 10 || busy_runs > 0)); then
+    echo "- WARNING: the machine was busy; figures from a busy 2-core machine are"
+    echo "  not comparable with quiet ones (see --wait-quiet)"
   fi
   echo "- implementations: ${impls[*]-none}${mpich_version:+; MPICH $mpich_version}${ompi_version:+; $ompi_version}"
   for impl in shmpi mpich openmpi; do
