@@ -23,7 +23,7 @@ struct BsendBuffer {
   std::size_t pending = 0;                    // internal sends in flight
 
   std::byte* allocate(std::size_t bytes) {
-    const std::size_t charged = (bytes + MPI_BSEND_OVERHEAD + 15) / 16 * 16;
+    const std::size_t charged = bytes + MPI_BSEND_OVERHEAD;
     std::size_t cursor = 0;
     for (const auto& [offset, length] : blocks) {
       if (offset - cursor >= charged) {

@@ -197,7 +197,7 @@ bool Engine::poll_rings() {
         case Protocol::kSyncAck: {
           std::uint64_t cookie;
           std::memcpy(&cookie, matching::head_payload(*head), sizeof cookie);
-          p.consumer.release(1);
+          release_cells(p, 1);
           complete(*reinterpret_cast<Request*>(cookie));  // NOLINT: our own pointer, echoed
           break;
         }
@@ -210,6 +210,12 @@ bool Engine::poll_rings() {
 }
 
 // ----------------------------------------------------------- receive side
+
+void Engine::release_cells(Peer& p, std::uint32_t cells) {
+  if (p.consumer.release(cells)) {
+    segment::wake_if_sleeping(control(p.slot));  // it waits for ring room
+  }
+}
 
 void Engine::complete(Request& request) {
   const bool orphan = request.user_freed || request.internal;
@@ -302,7 +308,7 @@ void Engine::handle_eager(Peer& p, const Cell& head, const Envelope& envelope) {
                                             std::min<std::uint64_t>(n, limit - offset));
                          }
                        });
-    p.consumer.release(cells);
+    release_cells(p, cells);
     if (sync) {
       send_sync_ack(p.slot, cookie);
     }
@@ -328,7 +334,7 @@ void Engine::handle_eager(Peer& p, const Cell& head, const Envelope& envelope) {
                      [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
                        std::memcpy(message->data + offset, data, n);
                      });
-  p.consumer.release(cells);
+  release_cells(p, cells);
   match_.add_unexpected(&message->entry);
 }
 
@@ -336,7 +342,7 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head, const Envelope& envelo
   std::uint32_t slot_index;
   std::memcpy(&slot_index, matching::head_payload(head), sizeof slot_index);
   const bool eager = (envelope.flags & matching::kFlagEagerRendezvous) != 0;
-  p.consumer.release(1);
+  release_cells(p, 1);
   const std::uint64_t length = envelope.length();
   matching::PostedEntry* posted =
       match_.match_posted(envelope.context_id, envelope.source, envelope.tag);

@@ -120,6 +120,7 @@ class Engine {
   bool drain_slot(std::uint32_t sender, std::uint32_t slot_index, std::uint64_t& consumed,
                   std::uint64_t total_bytes, const datatype::Layout& destination);
   void complete(Request& request);
+  void release_cells(Peer& peer, std::uint32_t cells);
   void finish_recv(Request& request, std::int32_t source, std::int32_t tag,
                    std::uint64_t length);
   UnexpectedMessage* new_unexpected();
@@ -129,7 +130,7 @@ class Engine {
   bool try_push_eager(Peer& peer, Request& request);
   bool try_push_rendezvous(Peer& peer, Request& request);
   bool try_push(Peer& peer, Request& request);
-  void start_rendezvous(Request& request);
+  bool start_rendezvous(Request& request);
   bool publish_chunks(Request& request);
   bool advance_rendezvous_sends();
   bool advance_queues();

@@ -23,8 +23,8 @@ enum class SendMode : std::uint8_t { kStandard, kSynchronous, kReady, kBuffered 
 
 enum class SendState : std::uint8_t {
   kIdle,
-  kQueued,      // waiting for ring room behind earlier messages to the peer
-  kRendezvous,  // envelope sent; publishing chunks / waiting for done
+  kRendezvous,        // slot taken, chunks being filled; envelope not yet pushed
+  kRendezvousPushed,  // envelope in the ring; waiting for done
 };
 
 struct Status {

@@ -31,7 +31,7 @@ bool Engine::try_push_eager(Peer& p, Request& request) {
   const std::size_t skip = sync ? sizeof(std::uint64_t) : 0;
   const std::uint64_t length = request.layout.bytes;
   const std::uint32_t cells = matching::eager_cells(length + skip);
-  if (!p.producer.has_room(cells)) {
+  if (!p.producer.has_room(cells) && !p.producer.want_room(cells)) {
     return false;
   }
   Cell& head = p.producer.cell(0);
@@ -63,7 +63,10 @@ bool Engine::try_push_eager(Peer& p, Request& request) {
 }
 
 bool Engine::try_push_rendezvous(Peer& p, Request& request) {
-  if (!p.producer.has_room(1)) {
+  if (request.send_state == SendState::kIdle && !start_rendezvous(request)) {
+    return false;  // every slot is in flight: stay queued, in order
+  }
+  if (!p.producer.has_room(1) && !p.producer.want_room(1)) {
     return false;
   }
   Cell& head = p.producer.cell(0);
@@ -88,7 +91,7 @@ bool Engine::try_push_rendezvous(Peer& p, Request& request) {
 bool Engine::try_push(Peer& p, Request& request) {
   if (request.sync_ack) {
     // A queued synchronous-send acknowledgement.
-    if (!p.producer.has_room(1)) {
+    if (!p.producer.has_room(1) && !p.producer.want_room(1)) {
       return false;
     }
     Cell& head = p.producer.cell(0);
@@ -114,12 +117,11 @@ bool Engine::try_push(Peer& p, Request& request) {
   if (!try_push_rendezvous(p, request)) {
     return false;
   }
-  request.send_state = SendState::kRendezvous;
+  request.send_state = SendState::kRendezvousPushed;
   return true;
 }
 
 void Engine::queue(Peer& p, Request& request) {
-  request.send_state = SendState::kQueued;
   request.next_queued = nullptr;
   if (p.queue_tail != nullptr) {
     p.queue_tail->next_queued = &request;
@@ -170,7 +172,7 @@ void Engine::send_sync_ack(std::uint32_t peer_slot, std::uint64_t cookie) {
   if (config_.thread_multiple) {
     lock.lock();
   }
-  if (p.queue_head == nullptr && p.producer.has_room(1)) {
+  if (p.queue_head == nullptr && (p.producer.has_room(1) || p.producer.want_room(1))) {
     Cell& head = p.producer.cell(0);
     Envelope envelope{Protocol::kSyncAck, 0, 0, 0, 0, 0, 0};
     matching::write_envelope(head, envelope);
@@ -188,9 +190,12 @@ void Engine::send_sync_ack(std::uint32_t peer_slot, std::uint64_t cookie) {
   queue(p, *ack);
 }
 
-void Engine::start_rendezvous(Request& request) {
+bool Engine::start_rendezvous(Request& request) {
   // Runs under the progress lock (when threads are in use).
-  SHMPI_ASSERT(!free_slots_.empty(), "rendezvous slots exhausted");
+  if (free_slots_.empty()) {
+    return false;
+  }
+  request.send_state = SendState::kRendezvous;
   request.slot_index = free_slots_.back();
   free_slots_.pop_back();
   RendezvousSlot& s = slot(config_.my_slot, request.slot_index);
@@ -214,6 +219,8 @@ void Engine::start_rendezvous(Request& request) {
       request.mode != SendMode::kSynchronous && request.layout.bytes <= config_.eager_max &&
       s.source_heap_offset == kNoHeapOffset;
   rendezvous_sends_.push_back(&request);
+  publish_chunks(request);
+  return true;
 }
 
 bool Engine::publish_chunks(Request& request) {
@@ -272,7 +279,7 @@ bool Engine::advance_rendezvous_sends() {
     const bool done = s.done.load(std::memory_order_acquire) != 0;
     const bool published_all = request.chunks_published == request.chunks_total;
     if (done || (request.eager_rendezvous && published_all &&
-                 request.send_state == SendState::kRendezvous)) {
+                 request.send_state == SendState::kRendezvousPushed)) {
       rendezvous_sends_[i] = rendezvous_sends_.back();
       rendezvous_sends_.pop_back();
       if (done) {
@@ -317,7 +324,9 @@ void Engine::start_send(Request& request) {
       if (request.mode != SendMode::kSynchronous) {
         request.complete.store(true, std::memory_order_release);
         if (request.user_freed || request.internal) {
-          lock.unlock();
+          if (lock.owns_lock()) {
+            lock.unlock();
+          }
           complete(request);
         }
       }
@@ -325,31 +334,14 @@ void Engine::start_send(Request& request) {
     }
   }
   ProgressLock progress_lock(progress_mutex_, config_.thread_multiple);
-  if (!eager) {
-    while (free_slots_.empty()) {
-      // Retire finished transfers; the receivers keep draining meanwhile.
-      advance_rendezvous_sends();
-      if (free_slots_.empty()) {
-        poll_rings();
-        drain_requests();
-        drain_unexpected();
-      }
-    }
-    start_rendezvous(request);
-  }
   std::unique_lock<std::mutex> lock(p.send_mutex, std::defer_lock);
   if (config_.thread_multiple) {
     lock.lock();
   }
-  if (p.queue_head == nullptr && try_push(p, request)) {
-    if (!eager) {
-      publish_chunks(request);
-    }
-    return;
-  }
-  queue(p, request);
-  if (!eager) {
-    publish_chunks(request);
+  // A rendezvous send takes a slot and starts filling chunks in try_push;
+  // if the ring or the slots are full it waits in the peer's queue, in order.
+  if (p.queue_head != nullptr || !try_push(p, request)) {
+    queue(p, request);
   }
 }
 

@@ -59,10 +59,10 @@ SegmentLayout compute_layout(const SegmentConfig& config) noexcept {
   layout.rings_in_region = kRankControlBytes;
   layout.ring_bytes = kRingHeaderBytes + config.ring_cells * kCellBytes;
   std::size_t in_region = layout.rings_in_region + capacity * layout.ring_bytes;
-  layout.pool_in_region = align_up(in_region, kPageSize);
-  layout.pool_bytes = kPageSize + config.chunks_per_rank * std::size_t{config.chunk_bytes};
-  // The pool header gets its own page so chunks stay page aligned.
-  layout.pool_in_region += kPageSize - kPoolHeaderBytes;
+  // The pool header sits at the end of its own page so chunks stay page
+  // aligned.
+  layout.pool_in_region = align_up(in_region, kPageSize) + kPageSize - kPoolHeaderBytes;
+  layout.pool_bytes = kPoolHeaderBytes + config.chunks_per_rank * std::size_t{config.chunk_bytes};
   in_region = layout.pool_in_region + kPoolHeaderBytes +
               config.chunks_per_rank * std::size_t{config.chunk_bytes};
   layout.slots_in_region = align_up(in_region, kFalseSharingRange);

@@ -124,6 +124,7 @@ Result<Segment> Segment::create(const SegmentConfig& config, std::int32_t launch
 Result<Segment> Segment::attach(int fd) {
   struct stat info{};
   if (::fstat(fd, &info) != 0 || info.st_size < static_cast<off_t>(kPageSize)) {
+    ::close(fd);
     return Err{kErrOther, "SHMPI_SEGMENT_FD does not name a shmpi segment"};
   }
   Segment segment;

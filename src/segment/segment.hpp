@@ -23,7 +23,8 @@ class Segment {
   // child), sizes it, maps it and writes the header and rank table. Memory is
   // not populated here: each rank populates its own region.
   static Result<Segment> create(const SegmentConfig& config, std::int32_t launcher_pid);
-  // Maps an inherited descriptor and checks magic, version and size.
+  // Maps an inherited descriptor and checks magic, version and size. Takes
+  // ownership of `fd`: it is closed with the segment, or at once on failure.
   static Result<Segment> attach(int fd);
 
   Segment(Segment&& other) noexcept;

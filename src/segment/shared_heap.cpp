@@ -2,15 +2,24 @@
 #include "segment/shared_heap.hpp"
 
 #include <boost/interprocess/creation_tags.hpp>
+#include <boost/interprocess/indexes/iset_index.hpp>
 #include <boost/interprocess/managed_external_buffer.hpp>
+#include <boost/interprocess/mem_algo/rbtree_best_fit.hpp>
+#include <boost/interprocess/sync/mutex_family.hpp>
 #include <new>
 
 namespace shmpi::segment {
 
 namespace bip = boost::interprocess;
 
+// managed_external_buffer's default allocator takes no lock (null_mutex_family):
+// every rank allocates from this heap, so use the process-shared mutex family.
+using LockedExternalBuffer =
+    bip::basic_managed_external_buffer<char, bip::rbtree_best_fit<bip::mutex_family>,
+                                       bip::iset_index>;
+
 struct SharedHeap::Impl {
-  bip::managed_external_buffer buffer;
+  LockedExternalBuffer buffer;
   const std::byte* base;
   std::size_t bytes;
 };
@@ -20,14 +29,14 @@ SharedHeap::~SharedHeap() = default;
 
 std::unique_ptr<SharedHeap> SharedHeap::create(void* base, std::size_t bytes) {
   auto impl = std::make_unique<Impl>(
-      Impl{bip::managed_external_buffer(bip::create_only, base, bytes),
+      Impl{LockedExternalBuffer(bip::create_only, base, bytes),
            static_cast<const std::byte*>(base), bytes});
   return std::unique_ptr<SharedHeap>(new SharedHeap(std::move(impl)));
 }
 
 std::unique_ptr<SharedHeap> SharedHeap::open(void* base, std::size_t bytes) {
   auto impl = std::make_unique<Impl>(
-      Impl{bip::managed_external_buffer(bip::open_only, base, bytes),
+      Impl{LockedExternalBuffer(bip::open_only, base, bytes),
            static_cast<const std::byte*>(base), bytes});
   return std::unique_ptr<SharedHeap>(new SharedHeap(std::move(impl)));
 }

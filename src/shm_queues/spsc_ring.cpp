@@ -23,7 +23,8 @@ RingConsumer::RingConsumer(std::byte* ring_memory, std::uint32_t cells)
     : shared_(reinterpret_cast<RingShared*>(ring_memory)),  // NOLINT: segment offset
       cells_(cells_of(ring_memory)),
       mask_(cells - 1),
-      log2_cells_(static_cast<unsigned>(std::countr_zero(cells))) {}
+      log2_cells_(static_cast<unsigned>(std::countr_zero(cells))),
+      half_shift_(log2_cells_ - 1) {}
 
 bool RingConsumer::try_park() noexcept {
   Cell& head = cells_[read_index_ & mask_];

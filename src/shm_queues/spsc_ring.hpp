@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "base/assert.hpp"
 #include "base/cache_line.hpp"
 #include "segment/layout.hpp"
 
@@ -55,6 +56,9 @@ struct RingShared {
   // Consumer line: written by the consumer only, read by the producer only
   // when its cached copy says the ring may be full.
   alignas(kFalseSharingRange) std::atomic<std::uint64_t> read_index;
+  // Producer line: set by a producer that found the ring full and will
+  // wait; read by the consumer each time it frees half a ring of cells.
+  alignas(kCacheLineSize) std::atomic<std::uint32_t> producer_waiting;
   // Cells follow at +kRingHeaderBytes.
 };
 static_assert(sizeof(RingShared) == segment::kRingHeaderBytes,
@@ -86,7 +90,16 @@ class RingProducer {
     // Acquire: pairs with the consumer's release in RingConsumer::release();
     // the cells it has moved past are no longer read.
     read_index_cache_ = shared_->read_index.load(std::memory_order_acquire);
-    return write_index_ + cells - read_index_cache_ <= capacity_;
+    if (write_index_ + cells - read_index_cache_ > capacity_) {
+      return false;
+    }
+    if (waiting_) [[unlikely]] {
+      // Only the producer clears its flag, once it has room: a consumer
+      // clearing it could erase a newer request and lose the wake-up.
+      waiting_ = false;
+      shared_->producer_waiting.store(0, std::memory_order_relaxed);
+    }
+    return true;
   }
   // The cell at write position + k (k < cells reserved with has_room()).
   Cell& cell(std::uint32_t k) noexcept { return cells_[(write_index_ + k) & mask_]; }
@@ -104,12 +117,28 @@ class RingProducer {
     return was_parked;
   }
   std::uint32_t capacity() const { return capacity_; }
+  // After has_room(cells) failed: asks the consumer for a wake-up when it
+  // frees cells, then looks again. True if the cells fit after all.
+  //
+  // Why the consumer's half-ring check suffices: we only wait when more than
+  // capacity - cells >= capacity / 2 cells are unread (messages are at most
+  // half a ring), so after our re-check the consumer must still cross a
+  // half-ring boundary, where it reads this flag (Dekker on read_index and
+  // producer_waiting, seq_cst on both sides).
+  [[nodiscard]] bool want_room(std::uint32_t cells) noexcept {
+    SHMPI_ASSERT(cells <= capacity_ / 2, "messages are at most half a ring");
+    waiting_ = true;
+    shared_->producer_waiting.store(1, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return has_room(cells);
+  }
 
  private:
   RingShared* shared_ = nullptr;
   Cell* cells_ = nullptr;
   std::uint64_t write_index_ = 0;
   std::uint64_t read_index_cache_ = 0;  // stale copy of shared_->read_index
+  bool waiting_ = false;                // we set producer_waiting
   std::uint32_t capacity_ = 0;
   std::uint32_t mask_ = 0;
   unsigned log2_cells_ = 0;
@@ -135,12 +164,23 @@ class RingConsumer {
   const Cell& cell(std::uint32_t k) const noexcept {
     return cells_[(read_index_ + k) & mask_];
   }
-  // Frees the `cells` cells of the message just consumed.
-  void release(std::uint32_t cells) noexcept {
+  // Frees the `cells` cells of the message just consumed. Returns true if
+  // the producer is waiting for room and must be woken.
+  [[nodiscard]] bool release(std::uint32_t cells) noexcept {
+    const std::uint64_t before = read_index_;
     read_index_ += cells;
     // Release: our reads of those cells happen before the producer reuses
     // them (pairs with its acquire in has_room()).
     shared_->read_index.store(read_index_, std::memory_order_release);
+    if ((before >> half_shift_) == (read_index_ >> half_shift_)) [[likely]] {
+      return false;
+    }
+    // seq_cst fence: our read_index store is visible before we read the
+    // flag (pairs with the fence in RingProducer::want_room()). The flag
+    // stays set until the producer finds room, so we wake it at every
+    // half-ring crossing meanwhile.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return shared_->producer_waiting.load(std::memory_order_relaxed) != 0;
   }
   // Stops polling: marks the next cell parked unless a message is there.
   // Returns false if a message arrived (keep polling).
@@ -154,6 +194,7 @@ class RingConsumer {
   std::uint64_t read_index_ = 0;
   std::uint32_t mask_ = 0;
   unsigned log2_cells_ = 0;
+  unsigned half_shift_ = 0;  // log2(cells / 2)
 };
 
 }  // namespace shmpi::shm_queues

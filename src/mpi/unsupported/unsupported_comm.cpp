@@ -82,13 +82,6 @@ extern "C" int PMPI_Comm_free_keyval(int* /*comm_keyval*/) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_free_keyval);
 
-extern "C" int PMPI_Comm_get_attr(MPI_Comm /*comm*/, int /*comm_keyval*/,
-                                  void* /*attribute_val*/,
-                                  int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_get_attr");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_get_attr);
-
 extern "C" int PMPI_Comm_get_info(MPI_Comm /*comm*/,
                                   MPI_Info* /*info_used*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_get_info");

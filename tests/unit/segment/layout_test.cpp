@@ -244,11 +244,6 @@ TEST(ComputeLayout, HundredTwentyEightRanksFitWellUnderOneGiB) {
 TEST(ComputeLayout, PoolBytesEndsBeforeTheSlots) {
   // pool_bytes is the size of the pool that starts at pool_in_region, so the
   // pool must end before the rendezvous slots start.
-  GTEST_SKIP()
-      << "bug: layout.cpp sets pool_bytes (page + chunks) before moving "
-         "pool_in_region forward by kPageSize - kPoolHeaderBytes, so "
-         "[pool_in_region, pool_in_region + pool_bytes) runs 3840 bytes into "
-         "the slots; pool_bytes is unused today";
   for (std::uint32_t capacity : {1u, 2u, 8u, 128u}) {
     const SegmentLayout layout = compute_layout(config_for(capacity));
     EXPECT_LE(layout.pool_in_region + layout.pool_bytes, layout.slots_in_region)

@@ -203,10 +203,6 @@ int churn(SharedHeap& heap, std::uint8_t mark, int rounds) {
 }
 
 TEST(SharedHeap, ConcurrentThreadsGetDistinctBlocks) {
-  GTEST_SKIP()
-      << "bug: shared_heap.cpp uses bip::managed_external_buffer, whose "
-         "rbtree_best_fit<null_mutex_family> takes no lock; concurrent "
-         "allocations corrupt the heap (TSan reports the race)";
   Segment segment = segment_with_heap(4 << 20);
   SharedHeap& heap = segment.heap();
   const auto rounds = static_cast<int>(test::scaled(100000));
@@ -222,9 +218,6 @@ TEST(SharedHeap, ConcurrentThreadsGetDistinctBlocks) {
 }
 
 TEST(SharedHeap, ConcurrentProcessesGetDistinctBlocks) {
-  GTEST_SKIP()
-      << "bug: the shared heap takes no process-shared lock "
-         "(bip::managed_external_buffer = rbtree_best_fit<null_mutex_family>)";
   Segment segment = segment_with_heap(4 << 20);
   const std::size_t initially = segment.heap().free_bytes();
   const auto rounds = static_cast<int>(test::scaled(100000));
