@@ -370,6 +370,9 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head, const Envelope& envelo
       SHMPI_ASSERT(message->data != nullptr, "out of memory for an unexpected message");
     }
     RendezvousSlot& s = slot(p.slot, slot_index);
+    // We drain it now whatever the matching says, so its chunks always come
+    // back: let the sender use the whole pool (as for a matched transfer).
+    s.matched.store(1, std::memory_order_release);
     if (s.source_heap_offset != kNoHeapOffset) {
       std::memcpy(message->data, segment_.at<std::byte>(s.source_heap_offset), length);
       // Release: our copy is done before the sender reuses its buffer.
@@ -377,6 +380,7 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head, const Envelope& envelo
       segment::wake_if_sleeping(control(p.slot));
       message->drained = true;
     } else {
+      segment::wake_if_sleeping(control(p.slot));
       draining_unexpected_.push_back(message);
     }
   }
