@@ -211,6 +211,9 @@ if ((wait_quiet > 0)); then
 fi
 busy_before=${busy_now:-$(busy_percent)}
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# Steal time: in a VM, the share of time the hypervisor ran someone else.
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $9 }' /proc/stat; }
+ticks_before=$(cpu_ticks)
 started=$(date +%s)
 n_impls=${#impls[@]}
 for ((rep = 1; rep <= reps; rep++)); do
@@ -232,6 +235,9 @@ for ((rep = 1; rep <= reps; rep++)); do
   fi
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+steal=$(awk -v a="$ticks_before" -v b="$(cpu_ticks)" 'BEGIN {
+  split(a, x, " "); split(b, y, " "); t = y[1] - x[1]
+  printf "%.1f", (t > 0) ? 100 * (y[2] - x[2]) / t : 0 }')
 elapsed=$(($(date +%s) - started))
 
 # --- collect: one "impl|test|row|value" line per measurement and repetition -
@@ -380,7 +386,7 @@ render() {
   echo
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, $reps repetition(s)$( ((quick)) && echo ', --quick'), ${elapsed}s"
   echo "- machine: $(nproc) CPUs, $cpu_model; load average before $load_before, after $load_after"
-  echo "- CPUs busy with other work just before the run: ${busy_before}%"
+  echo "- CPUs busy with other work just before the run: ${busy_before}%; steal time during the run: ${steal}%"
   if ((wait_quiet > 0)); then
     echo "- --wait-quiet: every program run waited for idle CPUs; $busy_runs run(s) started busy anyway"
   fi
