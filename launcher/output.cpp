@@ -8,9 +8,7 @@ namespace shmpi::launcher {
 OutputForwarder::OutputForwarder(std::uint32_t nranks, bool tag_output,
                                  int stdout_fd, int stderr_fd)
     : tag_output_(tag_output), fds_{stdout_fd, stderr_fd} {
-  if (tag_output_) {
-    pending_.resize(static_cast<std::size_t>(nranks) * 2);
-  }
+  pending_.resize(static_cast<std::size_t>(nranks) * 2);
 }
 
 std::string& OutputForwarder::pending(std::uint32_t rank, Stream stream) {
@@ -19,9 +17,11 @@ std::string& OutputForwarder::pending(std::uint32_t rank, Stream stream) {
 }
 
 void OutputForwarder::append_line(std::uint32_t rank, std::string_view line) {
-  batch_ += '[';
-  batch_ += std::to_string(rank);
-  batch_ += "] ";
+  if (tag_output_) {
+    batch_ += '[';
+    batch_ += std::to_string(rank);
+    batch_ += "] ";
+  }
   batch_ += line;
 }
 
@@ -37,10 +37,6 @@ void OutputForwarder::emit(Stream stream, std::string_view bytes) {
 
 void OutputForwarder::forward(std::uint32_t rank, Stream stream,
                               std::string_view bytes) {
-  if (!tag_output_) {
-    emit(stream, bytes);
-    return;
-  }
   std::string& partial = pending(rank, stream);
   batch_.clear();
   while (!bytes.empty()) {
@@ -48,7 +44,9 @@ void OutputForwarder::forward(std::uint32_t rank, Stream stream,
     if (newline == std::string_view::npos) {
       partial.append(bytes);
       if (partial.size() >= kMaxLineBytes) {
-        partial += '\n';
+        if (tag_output_) {
+          partial += '\n';
+        }
         append_line(rank, partial);
         partial.clear();
       }
@@ -68,14 +66,13 @@ void OutputForwarder::forward(std::uint32_t rank, Stream stream,
 }
 
 void OutputForwarder::finish(std::uint32_t rank, Stream stream) {
-  if (!tag_output_) {
-    return;
-  }
   std::string& partial = pending(rank, stream);
   if (partial.empty()) {
     return;
   }
-  partial += '\n';
+  if (tag_output_) {
+    partial += '\n';
+  }
   batch_.clear();
   append_line(rank, partial);
   partial.clear();
@@ -83,9 +80,6 @@ void OutputForwarder::finish(std::uint32_t rank, Stream stream) {
 }
 
 void OutputForwarder::finish_all() {
-  if (!tag_output_) {
-    return;
-  }
   for (std::uint32_t rank = 0; rank < pending_.size() / 2; ++rank) {
     finish(rank, Stream::kStdout);
     finish(rank, Stream::kStderr);

@@ -29,7 +29,9 @@ void unpack_noncontiguous(const Layout& layout, std::size_t offset,
 inline void pack(const Layout& layout, std::size_t offset, void* destination,
                  std::size_t bytes) noexcept {
   if (layout.map == nullptr) [[likely]] {
-    std::memcpy(destination, layout.base + offset, bytes);
+    if (bytes != 0) {  // a zero-length message may have a null buffer
+      std::memcpy(destination, layout.base + offset, bytes);
+    }
   } else {
     pack_noncontiguous(layout, offset, destination, bytes);
   }
@@ -40,7 +42,9 @@ inline void pack(const Layout& layout, std::size_t offset, void* destination,
 inline void unpack(const Layout& layout, std::size_t offset, const void* source,
                    std::size_t bytes) noexcept {
   if (layout.map == nullptr) [[likely]] {
-    std::memcpy(layout.base + offset, source, bytes);
+    if (bytes != 0) {
+      std::memcpy(layout.base + offset, source, bytes);
+    }
   } else {
     unpack_noncontiguous(layout, offset, source, bytes);
   }

@@ -172,7 +172,7 @@ int check_dest(Comm* comm, int rank, const char* function) noexcept {
 int check_source(Comm* comm, int rank, const char* function) noexcept {
   if ((rank < 0 || rank >= comm->size) && rank != MPI_PROC_NULL && rank != MPI_ANY_SOURCE)
       [[unlikely]] {
-    return fail(comm, MPI_ERR_RANK, function, "invalid source rank %d (communicator size %d)",
+    return fail(comm, MPI_ERR_RANK, function, "invalid rank %d as source (communicator size %d)",
                 rank, comm->size);
   }
   return MPI_SUCCESS;

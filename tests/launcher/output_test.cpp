@@ -52,6 +52,19 @@ TEST(OutputForwarder, UntaggedBytesPassThroughUnchanged) {
   EXPECT_EQ(err.text(), "oops\n");
 }
 
+// Regression: a rank's stdio buffer often ends mid-line; with stdout and
+// stderr going to one file, the stderr line used to land inside the
+// unfinished stdout line ("output rank 1 line 1stderr rank 1").
+TEST(OutputForwarder, UntaggedPartialLineIsHeldUntilItsNewline) {
+  Capture both;
+  OutputForwarder forwarder(2, false, both.fd(), both.fd());
+  forwarder.forward(1, Stream::kStdout, "line 0\nline 1");
+  forwarder.forward(1, Stream::kStderr, "stderr rank 1\n");
+  forwarder.forward(1, Stream::kStdout, " end\nno newline");
+  forwarder.finish_all();
+  EXPECT_EQ(both.text(), "line 0\nstderr rank 1\nline 1 end\nno newline");
+}
+
 TEST(OutputForwarder, TaggedLinesGetTheRankPrefix) {
   Capture out;
   Capture err;
