@@ -51,7 +51,7 @@ struct MatchEngine::ContextQueues {
     }
     return *bins[index];
   }
-  static MatchList* find_bin(std::vector<std::unique_ptr<MatchList>>& bins,
+  static MatchList* find_bin(const std::vector<std::unique_ptr<MatchList>>& bins,
                              std::int32_t source) {
     auto index = static_cast<std::size_t>(source);
     return index < bins.size() ? bins[index].get() : nullptr;
@@ -69,7 +69,17 @@ MatchEngine::ContextQueues& MatchEngine::queues(std::uint16_t context_id) {
   return *slot;
 }
 
+bool MatchEngine::has_unexpected(std::uint16_t context_id, std::int32_t source) const {
+  ContextQueues* q = find_queues(context_id);
+  if (q == nullptr) {
+    return false;
+  }
+  MatchList* bin = ContextQueues::find_bin(q->unexpected_by_source, source);
+  return bin != nullptr && !bin->empty();
+}
+
 void MatchEngine::post(PostedEntry* entry) {
+  ++posted_count_;
   ContextQueues& q = queues(entry->context_id);
   if (entry->source == kAnySource) {
     q.posted_any.push_back(&entry->hook);
@@ -106,6 +116,7 @@ PostedEntry* MatchEngine::match_posted(std::uint16_t context_id, std::int32_t so
   }
   if (best != nullptr) {
     MatchList::unlink(&best->hook);
+    --posted_count_;
   }
   return best;
 }
@@ -115,6 +126,7 @@ bool MatchEngine::remove_posted(PostedEntry* entry) {
     return false;
   }
   MatchList::unlink(&entry->hook);
+  --posted_count_;
   return true;
 }
 

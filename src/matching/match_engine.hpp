@@ -67,6 +67,11 @@ class MatchEngine {
   void remove_unexpected(UnexpectedEntry* entry);
 
   std::uint64_t next_order() { return ++order_; }
+  // Receives posted and not yet matched, over all contexts (fast paths may
+  // bypass the queues only when this is zero).
+  std::size_t posted_count() const { return posted_count_; }
+  // True if an unexpected message from `source` waits in `context_id`.
+  bool has_unexpected(std::uint16_t context_id, std::int32_t source) const;
 
  private:
   struct ContextQueues;
@@ -76,6 +81,7 @@ class MatchEngine {
   }
 
   std::uint64_t order_ = 0;
+  std::size_t posted_count_ = 0;
   std::vector<std::unique_ptr<ContextQueues>> by_context_;  // indexed by context ID
 };
 

@@ -23,6 +23,11 @@ int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int t
   if (dest == MPI_PROC_NULL) {
     return MPI_SUCCESS;
   }
+  if ((mode == p2p::SendMode::kStandard || mode == p2p::SendMode::kReady) &&
+      state().engine->send_now(op.comm->slots[static_cast<std::size_t>(dest)],
+                               op.comm->context_id, op.comm->rank, tag, op.layout)) {
+    return MPI_SUCCESS;
+  }
   p2p::Request request;
   setup_send(request, op, mode);
   if (int rc = start_request(request, function); rc != MPI_SUCCESS) {
@@ -118,6 +123,14 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source
   if (int rc = check_recv(buf, count, datatype, source, tag, comm, "MPI_Recv", &op);
       rc != MPI_SUCCESS) {
     return rc;
+  }
+  if (source >= 0) {
+    p2p::Status direct;
+    if (state().engine->recv_now(op.comm->slots[static_cast<std::size_t>(source)],
+                                 op.comm->context_id, source, tag, op.layout, &direct)) {
+      fill_status(status, direct);
+      return MPI_SUCCESS;
+    }
   }
   p2p::Request request;
   setup_recv(request, op);

@@ -42,6 +42,7 @@ Engine::Engine(const segment::Segment& segment, const EngineConfig& config)
     peers_.push_back(std::move(peer));
   }
   doorbell_words_ = (capacity + 63) / 64;
+  own_control_ = &control(config_.my_slot);
   const std::uint32_t slots = layout_.config.rendezvous_slots;
   for (std::uint32_t i = slots; i > 0; --i) {
     free_slots_.push_back(i - 1);
@@ -65,7 +66,6 @@ Engine::~Engine() {
   }
 }
 
-Engine::Peer& Engine::peer(std::uint32_t slot) { return *peers_[slot]; }
 
 segment::RankControl& Engine::control(std::uint32_t slot) const {
   return *segment_.at<segment::RankControl>(layout_.control_offset(slot));
@@ -109,7 +109,7 @@ void Engine::abort_wait() const {
   ::_exit(code != 0 ? code : 1);
 }
 
-void Engine::wake_self() { segment::wake_if_sleeping(control(config_.my_slot)); }
+void Engine::wake_self() { segment::wake_if_sleeping(*own_control_); }
 
 // ---------------------------------------------------------------- progress
 
@@ -136,7 +136,7 @@ bool Engine::progress() {
 }
 
 bool Engine::ring_doorbell_check() {
-  segment::RankControl& own = control(config_.my_slot);
+  segment::RankControl& own = *own_control_;
   bool did = false;
   for (std::uint32_t w = 0; w < doorbell_words_; ++w) {
     // Relaxed: a cheap look; the exchange below synchronises.
@@ -553,9 +553,8 @@ void Engine::start_recv(Request& request) {
   request.complete.store(false, std::memory_order_relaxed);
   request.status = Status{};
   request.waiting_on = nullptr;
-  // Pull in what has already arrived so the unexpected queue is current.
-  ring_doorbell_check();
-  poll_rings();
+  // Messages still in the rings have not arrived as far as matching goes:
+  // they will meet this receive in the posted queue, in order.
   matching::UnexpectedEntry* entry =
       match_.match_unexpected(request.context_id, request.peer, request.tag, false);
   if (entry != nullptr) {
@@ -567,6 +566,47 @@ void Engine::start_recv(Request& request) {
   request.posted.tag = request.tag;
   request.posted.order = match_.next_order();
   match_.post(&request.posted);
+}
+
+bool Engine::recv_now(std::uint32_t peer_slot, std::uint16_t context_id, std::int32_t source,
+                      std::int32_t tag, const datatype::Layout& buffer, Status* status) {
+  if (config_.thread_multiple) {
+    return false;
+  }
+  Peer& p = peer(peer_slot);
+  const int spin_rounds = config_.oversubscribed ? 64 : 4096;
+  for (int round = 0; round < spin_rounds; ++round) {
+    if (match_.posted_count() != 0 || match_.has_unexpected(context_id, source)) {
+      return false;  // the queues decide the order
+    }
+    const Cell* head = p.consumer.peek();
+    if (head == nullptr) {
+      if ((round & 255) == 255) {
+        progress();  // keep other peers and transfers moving
+      }
+      continue;
+    }
+    const Envelope envelope = matching::read_envelope(*head);
+    if (envelope.protocol != Protocol::kEager || envelope.flags != 0 ||
+        envelope.context_id != context_id || envelope.source != source ||
+        (tag != matching::kAnyTag && envelope.tag != tag) ||
+        envelope.length() > buffer.bytes) {
+      return false;  // not ours, or not a plain eager message
+    }
+    const std::uint64_t length = envelope.length();
+    copy_eager_payload(p.consumer, length, 0,
+                       [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
+                         datatype::unpack(buffer, offset, data, n);
+                       });
+    release_cells(p, matching::eager_cells(length));
+    status->source = envelope.source;
+    status->tag = envelope.tag;
+    status->error = 0;
+    status->cancelled = false;
+    status->bytes = length;
+    return true;
+  }
+  return false;
 }
 
 bool Engine::cancel_recv(Request& request) {

@@ -70,6 +70,18 @@ class Engine {
   // handled by the caller. The request may be complete on return.
   void start_send(Request& request);
   void start_recv(Request& request);
+  // Fast paths of the blocking calls, taken only without
+  // MPI_THREAD_MULTIPLE. send_now pushes an eager message straight into the
+  // ring when nothing is queued to the peer and the ring has room.
+  // recv_now takes the next message of one peer's ring straight into the
+  // buffer when no receive is posted and nothing from that peer is
+  // unexpected (so matching order cannot differ), spinning briefly for it.
+  // False: nothing happened; take the general path.
+  bool send_now(std::uint32_t peer_slot, std::uint16_t context_id, std::int32_t my_rank,
+                std::int32_t tag, const datatype::Layout& data);
+  bool recv_now(std::uint32_t peer_slot, std::uint16_t context_id, std::int32_t source,
+                std::int32_t tag, const datatype::Layout& buffer, Status* status);
+
   // Cancels a posted receive that has not matched. False if too late.
   bool cancel_recv(Request& request);
 
@@ -128,6 +140,8 @@ class Engine {
 
   // Send side.
   bool try_push_eager(Peer& peer, Request& request);
+  bool push_eager(Peer& peer, std::uint16_t context_id, std::int32_t my_rank, std::int32_t tag,
+                  const datatype::Layout& data, const Request* sync_request);
   bool try_push_rendezvous(Peer& peer, Request& request);
   bool try_push(Peer& peer, Request& request);
   bool start_rendezvous(Request& request);
@@ -149,7 +163,7 @@ class Engine {
   const segment::SegmentLayout& layout_;
   EngineConfig config_;
   OrphanHandler orphan_handler_ = nullptr;
-  std::vector<std::unique_ptr<Peer>> peers_;  // by segment slot, created on first use
+  std::vector<std::unique_ptr<Peer>> peers_;  // by segment slot
   std::vector<std::uint32_t> active_;         // peers whose rings we poll
   std::vector<std::uint32_t> queued_peers_;   // peers with queued sends
   std::vector<Request*> rendezvous_sends_;
@@ -166,8 +180,8 @@ class Engine {
   int keep_free_unmatched_ = 0;   // chunks an unmatched transfer must leave in a pool
   std::uint64_t max_unmatched_chunks_ = 0;
 
-  Peer& peer(std::uint32_t slot);
-  friend class WaitPolicy;
+  Peer& peer(std::uint32_t slot) { return *peers_[slot]; }
+  segment::RankControl* own_control_ = nullptr;  // control(my_slot), cached
 };
 
 }  // namespace shmpi::p2p

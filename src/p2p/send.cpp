@@ -28,38 +28,53 @@ void Engine::ring_doorbell(std::uint32_t receiver) {
 
 bool Engine::try_push_eager(Peer& p, Request& request) {
   const bool sync = request.mode == SendMode::kSynchronous;
+  return push_eager(p, request.context_id, request.my_rank, request.tag, request.layout,
+                    sync ? &request : nullptr);
+}
+
+bool Engine::push_eager(Peer& p, std::uint16_t context_id, std::int32_t my_rank,
+                        std::int32_t tag, const datatype::Layout& data,
+                        const Request* sync_request) {
+  const bool sync = sync_request != nullptr;
   const std::size_t skip = sync ? sizeof(std::uint64_t) : 0;
-  const std::uint64_t length = request.layout.bytes;
+  const std::uint64_t length = data.bytes;
   const std::uint32_t cells = matching::eager_cells(length + skip);
   if (!p.producer.has_room(cells) && !p.producer.want_room(cells)) {
     return false;
   }
   Cell& head = p.producer.cell(0);
   Envelope envelope{Protocol::kEager, sync ? std::uint8_t{matching::kFlagSync} : std::uint8_t{0},
-                    request.context_id, request.my_rank, request.tag, 0, 0};
+                    context_id, my_rank, tag, 0, 0};
   envelope.set_length(length);
   matching::write_envelope(head, envelope);
   if (sync) {
-    auto cookie = reinterpret_cast<std::uint64_t>(&request);  // NOLINT: echoed back to us
+    auto cookie = reinterpret_cast<std::uint64_t>(sync_request);  // NOLINT: echoed back to us
     std::memcpy(matching::head_payload(head), &cookie, sizeof cookie);
   }
   std::size_t first = std::min<std::uint64_t>(length, matching::kHeadPayloadBytes - skip);
-  if (first != 0) {
-    datatype::pack(request.layout, 0, matching::head_payload(head) + skip, first);
-  }
+  datatype::pack(data, 0, matching::head_payload(head) + skip, first);
   std::uint64_t offset = first;
   for (std::uint32_t k = 1; k < cells; ++k) {
     Cell& cell = p.producer.cell(k);
     // Relaxed: published by the head cell's release in publish().
     cell.seq.store(shm_queues::kContinuation, std::memory_order_relaxed);
     std::size_t n = std::min<std::uint64_t>(length - offset, matching::kContinuationPayloadBytes);
-    datatype::pack(request.layout, offset, cell.body, n);
+    datatype::pack(data, offset, cell.body, n);
     offset += n;
   }
   if (p.producer.publish(cells)) {
     ring_doorbell(p.slot);
   }
   return true;
+}
+
+bool Engine::send_now(std::uint32_t peer_slot, std::uint16_t context_id, std::int32_t my_rank,
+                      std::int32_t tag, const datatype::Layout& data) {
+  if (config_.thread_multiple || data.bytes > config_.ring_eager_max) {
+    return false;
+  }
+  Peer& p = peer(peer_slot);
+  return p.queue_head == nullptr && push_eager(p, context_id, my_rank, tag, data, nullptr);
 }
 
 bool Engine::try_push_rendezvous(Peer& p, Request& request) {

@@ -52,7 +52,7 @@ void Engine::wait_until(Done&& done) {
       continue;  // a message is already waiting
     }
     bool ready = false;
-    segment::sleep_until_woken(control(config_.my_slot), kSleepTimeoutNs, [&] {
+    segment::sleep_until_woken(*own_control_, kSleepTimeoutNs, [&] {
       ready = progress() || done() || abort_raised();
       return ready;
     });
