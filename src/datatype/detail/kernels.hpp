@@ -15,8 +15,10 @@
 // integer compare or multiply in vector registers: an AVX2 clone of each loop,
 // picked once at load time (ifunc), vectorises those too and doubles the width
 // of the rest.
+// ThreadSanitizer cannot run ifunc resolvers (they run before its runtime is
+// up and crash at load), so TSan builds use the baseline loops.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    defined(__ELF__)
+    defined(__ELF__) && !defined(__SANITIZE_THREAD__)
 #define SHMPI_KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define SHMPI_KERNEL_CLONES
