@@ -575,38 +575,42 @@ bool Engine::recv_now(std::uint32_t peer_slot, std::uint16_t context_id, std::in
   }
   Peer& p = peer(peer_slot);
   const int spin_rounds = config_.oversubscribed ? 64 : 4096;
-  for (int round = 0; round < spin_rounds; ++round) {
-    if (match_.posted_count() != 0 || match_.has_unexpected(context_id, source)) {
-      return false;  // the queues decide the order
-    }
-    const Cell* head = p.consumer.peek();
-    if (head == nullptr) {
-      if ((round & 255) == 255) {
+  const int check_every = config_.oversubscribed ? 16 : 256;
+  const Cell* head = nullptr;
+  for (int round = 0; head == nullptr; ++round) {
+    // Only progress can post, queue or deliver anything: check the queues
+    // before the first look and after every progress call.
+    if (round % check_every == 0) {
+      if (round != 0) {
+        if (round >= spin_rounds) {
+          return false;
+        }
         progress();  // keep other peers and transfers moving
       }
-      continue;
+      if (match_.posted_count() != 0 || match_.has_unexpected(context_id, source)) {
+        return false;  // the queues decide the order
+      }
     }
-    const Envelope envelope = matching::read_envelope(*head);
-    if (envelope.protocol != Protocol::kEager || envelope.flags != 0 ||
-        envelope.context_id != context_id || envelope.source != source ||
-        (tag != matching::kAnyTag && envelope.tag != tag) ||
-        envelope.length() > buffer.bytes) {
-      return false;  // not ours, or not a plain eager message
-    }
-    const std::uint64_t length = envelope.length();
-    copy_eager_payload(p.consumer, length, 0,
-                       [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
-                         datatype::unpack(buffer, offset, data, n);
-                       });
-    release_cells(p, matching::eager_cells(length));
-    status->source = envelope.source;
-    status->tag = envelope.tag;
-    status->error = 0;
-    status->cancelled = false;
-    status->bytes = length;
-    return true;
+    head = p.consumer.peek();
   }
-  return false;
+  const Envelope envelope = matching::read_envelope(*head);
+  if (envelope.protocol != Protocol::kEager || envelope.flags != 0 ||
+      envelope.context_id != context_id || envelope.source != source ||
+      (tag != matching::kAnyTag && envelope.tag != tag) || envelope.length() > buffer.bytes) {
+    return false;  // not ours, or not a plain eager message
+  }
+  const std::uint64_t length = envelope.length();
+  copy_eager_payload(p.consumer, length, 0,
+                     [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
+                       datatype::unpack(buffer, offset, data, n);
+                     });
+  release_cells(p, matching::eager_cells(length));
+  status->source = envelope.source;
+  status->tag = envelope.tag;
+  status->error = 0;
+  status->cancelled = false;
+  status->bytes = length;
+  return true;
 }
 
 bool Engine::cancel_recv(Request& request) {
