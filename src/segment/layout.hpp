@@ -40,8 +40,8 @@ struct SegmentConfig {
   std::uint32_t nranks = 1;        // ranks of the first world
   std::uint32_t capacity = 1;      // rank slots (universe size), >= nranks
   std::uint32_t ring_cells = 64;   // cells per ring (power of two)
-  std::uint32_t chunk_bytes = 32 * 1024;  // staging chunk size (multiple of 4 KiB)
-  std::uint32_t chunks_per_rank = 64;     // staging chunks per receiver (<= 64)
+  std::uint32_t chunk_bytes = 64 * 1024;  // staging chunk size (multiple of 4 KiB)
+  std::uint32_t chunks_per_rank = 32;     // staging chunks per receiver (<= 64)
   std::uint32_t rendezvous_slots = 64;    // in-segment large-send slots per rank
   std::uint64_t scratch_bytes = 0;        // 0: computed from capacity
   std::uint64_t heap_bytes = 256ULL << 20;  // shared heap (sparse until used)
