@@ -36,12 +36,14 @@ int main(int argc, char** argv) {
 
   /* Rank 0 prints every rank's line in order. */
   char line[128];
-  snprintf(line, sizeof line, "rank %d of %d: left neighbour %d, right neighbour %d", rank, size,
+  snprintf(line, sizeof line,
+           "rank %d of %d: left neighbour %d, right neighbour %d", rank, size,
            left, right);
   if (rank == 0) {
     printf("%s\n", line);
     for (int r = 1; r < size; ++r) {
-      MPI_Recv(line, (int)sizeof line, MPI_CHAR, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(line, (int)sizeof line, MPI_CHAR, r, 1, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
       printf("%s\n", line);
     }
     printf("token after one trip round the ring: %ld (expected %ld)\n", token,
@@ -62,9 +64,11 @@ int main(int argc, char** argv) {
       for (int i = 0; i < kIterations; ++i) {
         if (rank == 0) {
           MPI_Send(&message, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD);
-          MPI_Recv(&message, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          MPI_Recv(&message, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
         } else {
-          MPI_Recv(&message, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          MPI_Recv(&message, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
           MPI_Send(&message, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD);
         }
       }
@@ -74,8 +78,10 @@ int main(int argc, char** argv) {
     }
     if (rank == 0) {
       qsort(samples, kBatches, sizeof samples[0], compare_doubles);
-      printf("one-way latency rank 0 <-> rank 1, 8-byte messages: %.3f us (median of %d)\n",
-             samples[kBatches / 2] * 1e6, kBatches);
+      printf(
+          "one-way latency rank 0 <-> rank 1, 8-byte messages: %.3f us (median "
+          "of %d)\n",
+          samples[kBatches / 2] * 1e6, kBatches);
     }
   }
   MPI_Finalize();

@@ -41,9 +41,8 @@ class OutputForwarder {
 
   bool tag_output_;
   int fds_[2];
-  bool broken_[2] = {false, false};  // our reader went away: drop output
-  std::vector<std::string>
-      pending_;        // partial lines, [rank * 2 + stream]
+  bool broken_[2] = {false, false};   // our reader went away: drop output
+  std::vector<std::string> pending_;  // partial lines, [rank * 2 + stream]
   std::string batch_;  // whole lines being assembled for one write
 };
 

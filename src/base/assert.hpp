@@ -8,11 +8,11 @@ namespace shmpi::base {
                                          const char* file, int line) noexcept;
 }
 
-#define SHMPI_ASSERT(cond, message)                                  \
-  do {                                                               \
-    if (!(cond)) [[unlikely]] {                                      \
+#define SHMPI_ASSERT(cond, message)                                   \
+  do {                                                                \
+    if (!(cond)) [[unlikely]] {                                       \
       ::shmpi::base::assert_fail(#cond, message, __FILE__, __LINE__); \
-    }                                                                \
+    }                                                                 \
   } while (false)
 
 #define SHMPI_UNREACHABLE(message) \

@@ -13,8 +13,8 @@ namespace shmpi::base {
 void vlog_error(const char* format, std::va_list args) noexcept {
   char line[1024];
   int used = std::snprintf(line, sizeof line, "shmpi: ");
-  int more = std::vsnprintf(line + used, sizeof line - static_cast<std::size_t>(used), format,
-                            args);
+  int more = std::vsnprintf(
+      line + used, sizeof line - static_cast<std::size_t>(used), format, args);
   std::size_t length = static_cast<std::size_t>(used) +
                        (more < 0 ? 0 : static_cast<std::size_t>(more));
   if (length > sizeof line - 2) {

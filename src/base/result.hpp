@@ -17,8 +17,9 @@ struct Err {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
-  Result(Err error) : state_(error) {}           // NOLINT(google-explicit-constructor)
+  Result(T value)
+      : state_(std::move(value)) {}     // NOLINT(google-explicit-constructor)
+  Result(Err error) : state_(error) {}  // NOLINT(google-explicit-constructor)
 
   bool has_value() const noexcept { return state_.index() == 0; }
   explicit operator bool() const noexcept { return has_value(); }
@@ -36,7 +37,8 @@ template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(Err error) : error_(error), ok_(false) {}  // NOLINT(google-explicit-constructor)
+  Result(Err error)
+      : error_(error), ok_(false) {}  // NOLINT(google-explicit-constructor)
   bool has_value() const noexcept { return ok_; }
   explicit operator bool() const noexcept { return ok_; }
   const Err& error() const { return error_; }

@@ -24,8 +24,9 @@ enum class Protocol : std::uint8_t {
 };
 
 enum EnvelopeFlags : std::uint8_t {
-  kFlagSync = 1,              // synchronous send: the sender waits for the match
-  kFlagEagerRendezvous = 2,  // the sender completes without a match: drain at once
+  kFlagSync = 1,  // synchronous send: the sender waits for the match
+  kFlagEagerRendezvous =
+      2,  // the sender completes without a match: drain at once
 };
 
 struct Envelope {
@@ -34,7 +35,7 @@ struct Envelope {
   std::uint16_t context_id;
   std::int32_t source;  // rank of the sender in the communicator's group
   std::int32_t tag;
-  std::uint32_t length_low;  // message length in bytes, split so the
+  std::uint32_t length_low;   // message length in bytes, split so the
   std::uint32_t length_high;  // struct stays 4-byte aligned and 20 bytes
 
   std::uint64_t length() const {
@@ -45,11 +46,15 @@ struct Envelope {
     length_high = static_cast<std::uint32_t>(bytes >> 32);
   }
 };
-static_assert(std::is_trivially_copyable_v<Envelope>, "copied into cells with memcpy");
-static_assert(sizeof(Envelope) == 20, "the envelope leaves 40 bytes in the head cell");
+static_assert(std::is_trivially_copyable_v<Envelope>,
+              "copied into cells with memcpy");
+static_assert(sizeof(Envelope) == 20,
+              "the envelope leaves 40 bytes in the head cell");
 
-inline constexpr std::size_t kHeadPayloadBytes = shm_queues::Cell::kBodyBytes - sizeof(Envelope);
-inline constexpr std::size_t kContinuationPayloadBytes = shm_queues::Cell::kBodyBytes;
+inline constexpr std::size_t kHeadPayloadBytes =
+    shm_queues::Cell::kBodyBytes - sizeof(Envelope);
+inline constexpr std::size_t kContinuationPayloadBytes =
+    shm_queues::Cell::kBodyBytes;
 static_assert(kHeadPayloadBytes == 40 && kContinuationPayloadBytes == 60);
 
 // Cells an eager message of `bytes` bytes occupies.
@@ -60,8 +65,9 @@ constexpr std::uint32_t eager_cells(std::size_t bytes) {
                                                kContinuationPayloadBytes - 1) /
                                               kContinuationPayloadBytes);
 }
-static_assert(eager_cells(0) == 1 && eager_cells(40) == 1 && eager_cells(41) == 2 &&
-              eager_cells(100) == 2 && eager_cells(101) == 3);
+static_assert(eager_cells(0) == 1 && eager_cells(40) == 1 &&
+              eager_cells(41) == 2 && eager_cells(100) == 2 &&
+              eager_cells(101) == 3);
 
 inline void write_envelope(shm_queues::Cell& cell, const Envelope& envelope) {
   std::memcpy(cell.body, &envelope, sizeof envelope);
@@ -71,7 +77,9 @@ inline Envelope read_envelope(const shm_queues::Cell& cell) {
   std::memcpy(&envelope, cell.body, sizeof envelope);
   return envelope;
 }
-inline std::byte* head_payload(shm_queues::Cell& cell) { return cell.body + sizeof(Envelope); }
+inline std::byte* head_payload(shm_queues::Cell& cell) {
+  return cell.body + sizeof(Envelope);
+}
 inline const std::byte* head_payload(const shm_queues::Cell& cell) {
   return cell.body + sizeof(Envelope);
 }

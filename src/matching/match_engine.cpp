@@ -16,17 +16,21 @@ static_assert(std::is_standard_layout_v<PostedEntry> &&
 // member's offset to reach the entry.
 template <typename Entry>
 Entry* entry_of(ListHook* hook, std::size_t hook_offset) {
-  auto* base = reinterpret_cast<std::byte*>(hook);  // NOLINT: intrusive container
-  return reinterpret_cast<Entry*>(base - hook_offset);  // NOLINT: intrusive container
+  auto* base =
+      reinterpret_cast<std::byte*>(hook);  // NOLINT: intrusive container
+  return reinterpret_cast<Entry*>(base -
+                                  hook_offset);  // NOLINT: intrusive container
 }
 PostedEntry* posted_of(ListHook* hook) {
   return entry_of<PostedEntry>(hook, offsetof(PostedEntry, hook));
 }
 UnexpectedEntry* by_source_of(ListHook* hook) {
-  return entry_of<UnexpectedEntry>(hook, offsetof(UnexpectedEntry, source_hook));
+  return entry_of<UnexpectedEntry>(hook,
+                                   offsetof(UnexpectedEntry, source_hook));
 }
 UnexpectedEntry* by_arrival_of(ListHook* hook) {
-  return entry_of<UnexpectedEntry>(hook, offsetof(UnexpectedEntry, arrival_hook));
+  return entry_of<UnexpectedEntry>(hook,
+                                   offsetof(UnexpectedEntry, arrival_hook));
 }
 
 bool tag_accepts(std::int32_t wanted, std::int32_t tag) {
@@ -41,7 +45,8 @@ struct MatchEngine::ContextQueues {
   std::vector<std::unique_ptr<MatchList>> unexpected_by_source;
   MatchList unexpected_arrival;
 
-  static MatchList& bin(std::vector<std::unique_ptr<MatchList>>& bins, std::int32_t source) {
+  static MatchList& bin(std::vector<std::unique_ptr<MatchList>>& bins,
+                        std::int32_t source) {
     auto index = static_cast<std::size_t>(source);
     if (index >= bins.size()) {
       bins.resize(index + 1);
@@ -51,8 +56,9 @@ struct MatchEngine::ContextQueues {
     }
     return *bins[index];
   }
-  static MatchList* find_bin(const std::vector<std::unique_ptr<MatchList>>& bins,
-                             std::int32_t source) {
+  static MatchList* find_bin(
+      const std::vector<std::unique_ptr<MatchList>>& bins,
+      std::int32_t source) {
     auto index = static_cast<std::size_t>(source);
     return index < bins.size() ? bins[index].get() : nullptr;
   }
@@ -69,7 +75,8 @@ MatchEngine::ContextQueues& MatchEngine::queues(std::uint16_t context_id) {
   return *slot;
 }
 
-bool MatchEngine::has_unexpected(std::uint16_t context_id, std::int32_t source) const {
+bool MatchEngine::has_unexpected(std::uint16_t context_id,
+                                 std::int32_t source) const {
   ContextQueues* q = find_queues(context_id);
   if (q == nullptr) {
     return false;
@@ -84,12 +91,13 @@ void MatchEngine::post(PostedEntry* entry) {
   if (entry->source == kAnySource) {
     q.posted_any.push_back(&entry->hook);
   } else {
-    ContextQueues::bin(q.posted_by_source, entry->source).push_back(&entry->hook);
+    ContextQueues::bin(q.posted_by_source, entry->source)
+        .push_back(&entry->hook);
   }
 }
 
-PostedEntry* MatchEngine::match_posted(std::uint16_t context_id, std::int32_t source,
-                                       std::int32_t tag) {
+PostedEntry* MatchEngine::match_posted(std::uint16_t context_id,
+                                       std::int32_t source, std::int32_t tag) {
   ContextQueues* q = find_queues(context_id);
   if (q == nullptr) {
     return nullptr;
@@ -104,7 +112,8 @@ PostedEntry* MatchEngine::match_posted(std::uint16_t context_id, std::int32_t so
       }
     }
   }
-  for (ListHook* h = q->posted_any.begin(); h != q->posted_any.end(); h = h->next) {
+  for (ListHook* h = q->posted_any.begin(); h != q->posted_any.end();
+       h = h->next) {
     auto* entry = posted_of(h);
     if (best != nullptr && entry->order > best->order) {
       break;  // the list is in posting order: nothing later can win
@@ -132,11 +141,13 @@ bool MatchEngine::remove_posted(PostedEntry* entry) {
 
 void MatchEngine::add_unexpected(UnexpectedEntry* entry) {
   ContextQueues& q = queues(entry->context_id);
-  ContextQueues::bin(q.unexpected_by_source, entry->source).push_back(&entry->source_hook);
+  ContextQueues::bin(q.unexpected_by_source, entry->source)
+      .push_back(&entry->source_hook);
   q.unexpected_arrival.push_back(&entry->arrival_hook);
 }
 
-UnexpectedEntry* MatchEngine::match_unexpected(std::uint16_t context_id, std::int32_t source,
+UnexpectedEntry* MatchEngine::match_unexpected(std::uint16_t context_id,
+                                               std::int32_t source,
                                                std::int32_t tag, bool peek) {
   ContextQueues* q = find_queues(context_id);
   if (q == nullptr) {
@@ -144,15 +155,16 @@ UnexpectedEntry* MatchEngine::match_unexpected(std::uint16_t context_id, std::in
   }
   UnexpectedEntry* found = nullptr;
   if (source == kAnySource) {
-    for (ListHook* h = q->unexpected_arrival.begin(); h != q->unexpected_arrival.end();
-         h = h->next) {
+    for (ListHook* h = q->unexpected_arrival.begin();
+         h != q->unexpected_arrival.end(); h = h->next) {
       auto* entry = by_arrival_of(h);
       if (tag_accepts(tag, entry->tag)) {
         found = entry;
         break;
       }
     }
-  } else if (MatchList* bin = ContextQueues::find_bin(q->unexpected_by_source, source)) {
+  } else if (MatchList* bin =
+                 ContextQueues::find_bin(q->unexpected_by_source, source)) {
     for (ListHook* h = bin->begin(); h != bin->end(); h = h->next) {
       auto* entry = by_source_of(h);
       if (tag_accepts(tag, entry->tag)) {

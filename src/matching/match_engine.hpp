@@ -23,8 +23,9 @@
 
 namespace shmpi::matching {
 
-inline constexpr std::int32_t kAnySource = -1;  // MPI_ANY_SOURCE (mpi.h, ABI value)
-inline constexpr std::int32_t kAnyTag = -2;     // MPI_ANY_TAG (mpi.h, ABI value)
+inline constexpr std::int32_t kAnySource =
+    -1;  // MPI_ANY_SOURCE (mpi.h, ABI value)
+inline constexpr std::int32_t kAnyTag = -2;  // MPI_ANY_TAG (mpi.h, ABI value)
 
 // A posted receive. Embedded in the receive request.
 struct PostedEntry {
@@ -56,14 +57,16 @@ class MatchEngine {
   // Queues a receive that found no unexpected message.
   void post(PostedEntry* entry);
   // Removes and returns the earliest-posted receive that accepts the message.
-  PostedEntry* match_posted(std::uint16_t context_id, std::int32_t source, std::int32_t tag);
+  PostedEntry* match_posted(std::uint16_t context_id, std::int32_t source,
+                            std::int32_t tag);
   // Removes a posted receive (cancel). False if it was not queued.
   bool remove_posted(PostedEntry* entry);
 
   void add_unexpected(UnexpectedEntry* entry);
   // The earliest-arrived message the receive accepts; removed unless peek.
-  UnexpectedEntry* match_unexpected(std::uint16_t context_id, std::int32_t source,
-                                    std::int32_t tag, bool peek);
+  UnexpectedEntry* match_unexpected(std::uint16_t context_id,
+                                    std::int32_t source, std::int32_t tag,
+                                    bool peek);
   void remove_unexpected(UnexpectedEntry* entry);
 
   std::uint64_t next_order() { return ++order_; }
@@ -82,7 +85,8 @@ class MatchEngine {
 
   std::uint64_t order_ = 0;
   std::size_t posted_count_ = 0;
-  std::vector<std::unique_ptr<ContextQueues>> by_context_;  // indexed by context ID
+  std::vector<std::unique_ptr<ContextQueues>>
+      by_context_;  // indexed by context ID
 };
 
 }  // namespace shmpi::matching

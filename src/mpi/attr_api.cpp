@@ -16,9 +16,9 @@ namespace {
 // The attribute values live as long as the process; callers get pointers.
 struct PredefinedAttributes {
   int tag_ub = kTagUpperBound;
-  int host = MPI_PROC_NULL;      // no process is "the host"
-  int io = MPI_ANY_SOURCE;       // every rank can do I/O
-  int wtime_is_global = 1;       // one machine, one CLOCK_MONOTONIC
+  int host = MPI_PROC_NULL;  // no process is "the host"
+  int io = MPI_ANY_SOURCE;   // every rank can do I/O
+  int wtime_is_global = 1;   // one machine, one CLOCK_MONOTONIC
   int universe_size = 1;
   int appnum = 0;
   int lastusedcode = MPI_ERR_LASTCODE;
@@ -31,8 +31,8 @@ PredefinedAttributes& attributes() {
 
 }  // namespace
 
-extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val,
-                                  int* flag) noexcept {
+extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval,
+                                  void* attribute_val, int* flag) noexcept {
   Comm* c = nullptr;
   if (int rc = check_initialized("MPI_Comm_get_attr"); rc != MPI_SUCCESS) {
     return rc;
@@ -70,7 +70,8 @@ extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribut
       value = &values.lastusedcode;
       break;
     default:
-      return fail(c, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "invalid keyval %d", comm_keyval);
+      return fail(c, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "invalid keyval %d",
+                  comm_keyval);
   }
   // Predefined attributes are only cached on MPI_COMM_WORLD (MPI 4.0 §9.1.2).
   if (c != &state().world) {

@@ -37,7 +37,9 @@ struct BsendBuffer {
     blocks.emplace(cursor, charged);
     return base + cursor;
   }
-  void release(std::byte* block) { blocks.erase(static_cast<std::size_t>(block - base)); }
+  void release(std::byte* block) {
+    blocks.erase(static_cast<std::size_t>(block - base));
+  }
 };
 
 BsendBuffer& buffer() {
@@ -55,10 +57,11 @@ int bsend_start(Comm* comm, const datatype::Layout& data, int dest, int tag,
     std::lock_guard<std::mutex> lock(b.mutex);
     block = b.allocate(data.bytes);
     if (block == nullptr) {
-      return fail(comm, MPI_ERR_BUFFER, function,
-                  "the attached buffer (%zu bytes) has no room for %zu more bytes "
-                  "(+MPI_BSEND_OVERHEAD)",
-                  b.size, data.bytes);
+      return fail(
+          comm, MPI_ERR_BUFFER, function,
+          "the attached buffer (%zu bytes) has no room for %zu more bytes "
+          "(+MPI_BSEND_OVERHEAD)",
+          b.size, data.bytes);
     }
     ++b.pending;
   }
@@ -109,7 +112,8 @@ extern "C" int PMPI_Buffer_attach(void* buffer_address, int size) noexcept {
     return rc;
   }
   if (size < 0) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Buffer_attach", "negative size %d", size);
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Buffer_attach", "negative size %d",
+                size);
   }
   if (buffer_address == nullptr && size > 0) {
     return fail(nullptr, MPI_ERR_BUFFER, "MPI_Buffer_attach", "NULL buffer");
@@ -117,7 +121,8 @@ extern "C" int PMPI_Buffer_attach(void* buffer_address, int size) noexcept {
   BsendBuffer& b = buffer();
   std::lock_guard<std::mutex> lock(b.mutex);
   if (b.base != nullptr) {
-    return fail(nullptr, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is already attached");
+    return fail(nullptr, MPI_ERR_BUFFER, "MPI_Buffer_attach",
+                "a buffer is already attached");
   }
   b.base = static_cast<std::byte*>(buffer_address);
   b.size = static_cast<std::size_t>(size);
@@ -136,7 +141,8 @@ extern "C" int PMPI_Buffer_detach(void* buffer_address, int* size) noexcept {
   BsendBuffer& b = buffer();
   std::lock_guard<std::mutex> lock(b.mutex);
   if (b.base == nullptr) {
-    return fail(nullptr, MPI_ERR_BUFFER, "MPI_Buffer_detach", "no buffer is attached");
+    return fail(nullptr, MPI_ERR_BUFFER, "MPI_Buffer_detach",
+                "no buffer is attached");
   }
   void* address = b.base;
   std::memcpy(buffer_address, &address, sizeof address);

@@ -13,13 +13,15 @@
 
 namespace shmpi::mpi {
 
-static_assert(MPI_ERR_TRUNCATE == 15 && MPI_ERR_OTHER == 16 && MPI_ERR_ARG == 13 &&
-                  MPI_ERR_NO_MEM == 39,
-              "internal modules use these class numbers (segment.cpp, engine.cpp)");
+static_assert(
+    MPI_ERR_TRUNCATE == 15 && MPI_ERR_OTHER == 16 && MPI_ERR_ARG == 13 &&
+        MPI_ERR_NO_MEM == 39,
+    "internal modules use these class numbers (segment.cpp, engine.cpp)");
 static_assert(sizeof(MPI_Status) == 8 * sizeof(int), "ABI status layout");
 
 MpiState& state() {
-  static MpiState* instance = new MpiState();  // never destroyed: used until exit
+  static MpiState* instance =
+      new MpiState();  // never destroyed: used until exit
   return *instance;
 }
 
@@ -64,7 +66,8 @@ int world_rank() {
 }
 
 int apply_handler(Comm* comm, int code, const char* message) {
-  MPI_Errhandler handler = comm != nullptr ? comm->errhandler : state().world.errhandler;
+  MPI_Errhandler handler =
+      comm != nullptr ? comm->errhandler : state().world.errhandler;
   if (handler == MPI_ERRORS_RETURN) {
     return code;
   }
@@ -83,12 +86,14 @@ int apply_handler(Comm* comm, int code, const char* message) {
 
 }  // namespace
 
-int fail(Comm* comm, int mpi_class, const char* function, const char* detail, ...) noexcept {
+int fail(Comm* comm, int mpi_class, const char* function, const char* detail,
+         ...) noexcept {
   char text[512];
   int used = std::snprintf(text, sizeof text, "%s: ", function);
   std::va_list args;
   va_start(args, detail);
-  std::vsnprintf(text + used, sizeof text - static_cast<std::size_t>(used), detail, args);
+  std::vsnprintf(text + used, sizeof text - static_cast<std::size_t>(used),
+                 detail, args);
   va_end(args);
   // The code's message names the function and the problem, without the
   // per-call values, so repeated errors reuse one interned message.
@@ -102,8 +107,8 @@ int fail(Comm* comm, int mpi_class, const char* function, const char* detail, ..
 int raise_code(Comm* comm, int code, const char* function) noexcept {
   char text[512];
   std::string_view what = error_string(code);
-  std::snprintf(text, sizeof text, "%s: %.*s", function, static_cast<int>(what.size()),
-                what.data());
+  std::snprintf(text, sizeof text, "%s: %.*s", function,
+                static_cast<int>(what.size()), what.data());
   return apply_handler(comm, code, text);
 }
 
@@ -112,8 +117,9 @@ int check_initialized(const char* function) noexcept {
     return MPI_SUCCESS;
   }
   base::log_error("%s called %s MPI_Init", function,
-                  runtime::lifecycle().load() == runtime::kFinalized ? "after MPI_Finalize"
-                                                                     : "before");
+                  runtime::lifecycle().load() == runtime::kFinalized
+                      ? "after MPI_Finalize"
+                      : "before");
   ::_exit(1);
 }
 
@@ -121,10 +127,11 @@ int check_comm(MPI_Comm handle, Comm** out, const char* function) noexcept {
   Comm* comm = find_comm(handle);
   if (comm == nullptr) [[unlikely]] {
     if (handle == MPI_COMM_NULL) {
-      return fail(nullptr, MPI_ERR_COMM, function, "communicator is MPI_COMM_NULL");
+      return fail(nullptr, MPI_ERR_COMM, function,
+                  "communicator is MPI_COMM_NULL");
     }
-    return fail(nullptr, MPI_ERR_COMM, function, "invalid communicator handle %p",
-                static_cast<void*>(handle));
+    return fail(nullptr, MPI_ERR_COMM, function,
+                "invalid communicator handle %p", static_cast<void*>(handle));
   }
   *out = comm;
   return MPI_SUCCESS;
@@ -143,7 +150,8 @@ int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
   const datatype::BasicType* found = find_type(type);
   if (found == nullptr) [[unlikely]] {
     if (type == MPI_DATATYPE_NULL) {
-      return fail(comm, MPI_ERR_TYPE, function, "datatype is MPI_DATATYPE_NULL");
+      return fail(comm, MPI_ERR_TYPE, function,
+                  "datatype is MPI_DATATYPE_NULL");
     }
     return fail(comm, MPI_ERR_TYPE, function, "invalid datatype handle %p",
                 static_cast<void*>(type));
@@ -163,24 +171,26 @@ int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
 
 int check_dest(Comm* comm, int rank, const char* function) noexcept {
   if ((rank < 0 || rank >= comm->size) && rank != MPI_PROC_NULL) [[unlikely]] {
-    return fail(comm, MPI_ERR_RANK, function, "invalid rank %d (communicator size %d)", rank,
-                comm->size);
+    return fail(comm, MPI_ERR_RANK, function,
+                "invalid rank %d (communicator size %d)", rank, comm->size);
   }
   return MPI_SUCCESS;
 }
 
 int check_source(Comm* comm, int rank, const char* function) noexcept {
-  if ((rank < 0 || rank >= comm->size) && rank != MPI_PROC_NULL && rank != MPI_ANY_SOURCE)
-      [[unlikely]] {
-    return fail(comm, MPI_ERR_RANK, function, "invalid rank %d as source (communicator size %d)",
-                rank, comm->size);
+  if ((rank < 0 || rank >= comm->size) && rank != MPI_PROC_NULL &&
+      rank != MPI_ANY_SOURCE) [[unlikely]] {
+    return fail(comm, MPI_ERR_RANK, function,
+                "invalid rank %d as source (communicator size %d)", rank,
+                comm->size);
   }
   return MPI_SUCCESS;
 }
 
 int check_send_tag(Comm* comm, int tag, const char* function) noexcept {
   if (tag < 0 || tag > kTagUpperBound) [[unlikely]] {
-    return fail(comm, MPI_ERR_TAG, function, "invalid tag %d (valid: 0..MPI_TAG_UB)", tag);
+    return fail(comm, MPI_ERR_TAG, function,
+                "invalid tag %d (valid: 0..MPI_TAG_UB)", tag);
   }
   return MPI_SUCCESS;
 }
@@ -222,7 +232,8 @@ extern "C" int shmpi_mpi_unsupported(const char* function_name) noexcept {
   using namespace shmpi::mpi;
   Comm* comm = initialized() ? &state().world : nullptr;
   char detail[160];
-  std::snprintf(detail, sizeof detail, "%s is not supported by shmpi yet", function_name);
+  std::snprintf(detail, sizeof detail, "%s is not supported by shmpi yet",
+                function_name);
   int code = make_error_code(MPI_ERR_UNSUPPORTED_OPERATION, detail);
   return raise_code(comm, code, function_name);
 }

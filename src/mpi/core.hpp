@@ -18,7 +18,8 @@
 
 namespace shmpi::mpi {
 
-inline constexpr std::uintptr_t kPredefinedLimit = 0x400;  // mpi.h: predefined handles are below
+inline constexpr std::uintptr_t kPredefinedLimit =
+    0x400;  // mpi.h: predefined handles are below
 
 struct Errhandler {
   static constexpr std::uint32_t kMagic = 0x45726831;  // "Erh1"
@@ -30,14 +31,15 @@ struct Errhandler {
 struct Comm {
   static constexpr std::uint32_t kMagic = 0x436f6d31;  // "Com1"
   std::uint32_t magic = kMagic;
-  std::uint16_t context_id = 0;       // point-to-point context
-  std::uint16_t coll_context_id = 0;  // context for internal collective traffic (Z = 1)
+  std::uint16_t context_id = 0;  // point-to-point context
+  std::uint16_t coll_context_id =
+      0;  // context for internal collective traffic (Z = 1)
   int rank = 0;
   int size = 0;
-  std::vector<std::uint32_t> slots;   // comm rank -> segment slot
+  std::vector<std::uint32_t> slots;  // comm rank -> segment slot
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;
-  MPI_Comm handle = MPI_COMM_NULL;    // the handle the user sees
+  MPI_Comm handle = MPI_COMM_NULL;  // the handle the user sees
 };
 
 struct Runtime;
@@ -54,7 +56,8 @@ struct MpiState {
 MpiState& state();
 
 inline bool initialized() {
-  return runtime::lifecycle().load(std::memory_order_acquire) == runtime::kInitialized;
+  return runtime::lifecycle().load(std::memory_order_acquire) ==
+         runtime::kInitialized;
 }
 
 // Handle lookups: nullptr for a null, invalid or garbage handle.
@@ -62,15 +65,17 @@ Comm* find_comm(MPI_Comm comm);
 const datatype::BasicType* find_type(MPI_Datatype type);
 p2p::Request* find_request(MPI_Request request);
 inline MPI_Request to_handle(p2p::Request* request) {
-  return reinterpret_cast<MPI_Request>(request);  // NOLINT: handles are object pointers
+  return reinterpret_cast<MPI_Request>(
+      request);  // NOLINT: handles are object pointers
 }
 
 // Raises `mpi_class` on `comm` (nullptr: the MPI_COMM_WORLD handler, as for
 // errors not tied to a communicator): prints and aborts under
 // MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT, calls a user handler, and
 // returns the error code. `detail` is printed after the function name.
-[[gnu::format(printf, 4, 5)]] int fail(Comm* comm, int mpi_class, const char* function,
-                                       const char* detail, ...) noexcept;
+[[gnu::format(printf, 4, 5)]] int fail(Comm* comm, int mpi_class,
+                                       const char* function, const char* detail,
+                                       ...) noexcept;
 // Same for a code that already carries its class (e.g. from a request).
 int raise_code(Comm* comm, int code, const char* function) noexcept;
 
@@ -81,11 +86,15 @@ int check_comm(MPI_Comm handle, Comm** out, const char* function) noexcept;
 int check_count(Comm* comm, MPI_Count count, const char* function) noexcept;
 int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
                const char* function) noexcept;
-int check_buffer(Comm* comm, const void* buffer, MPI_Count count, const char* function) noexcept;
-int check_dest(Comm* comm, int rank, const char* function) noexcept;     // rank or PROC_NULL
-int check_source(Comm* comm, int rank, const char* function) noexcept;   // + ANY_SOURCE
+int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
+                 const char* function) noexcept;
+int check_dest(Comm* comm, int rank,
+               const char* function) noexcept;  // rank or PROC_NULL
+int check_source(Comm* comm, int rank,
+                 const char* function) noexcept;  // + ANY_SOURCE
 int check_send_tag(Comm* comm, int tag, const char* function) noexcept;
-int check_recv_tag(Comm* comm, int tag, const char* function) noexcept;  // + ANY_TAG
+int check_recv_tag(Comm* comm, int tag,
+                   const char* function) noexcept;  // + ANY_TAG
 
 inline constexpr int kTagUpperBound = 0x7fffffff;
 

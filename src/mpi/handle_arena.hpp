@@ -8,9 +8,9 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <atomic>
 #include <mutex>
 #include <new>
 #include <utility>
@@ -47,7 +47,8 @@ class HandleArena {
 
   void destroy(T* object) {
     object->~T();
-    auto* slot = reinterpret_cast<Slot*>(object);  // NOLINT: object is the slot's first member
+    auto* slot = reinterpret_cast<Slot*>(
+        object);  // NOLINT: object is the slot's first member
     slot->freed.dead_magic = kDeadMagic;
     std::lock_guard<std::mutex> lock(mutex_);
     slot->freed.next_free = free_;
@@ -58,11 +59,13 @@ class HandleArena {
   T* find(const void* handle) const {
     auto address = reinterpret_cast<std::uintptr_t>(handle);
     auto base = reinterpret_cast<std::uintptr_t>(slots_);
-    if (slots_ == nullptr || address < base || address >= base + used_ * sizeof(Slot) ||
+    if (slots_ == nullptr || address < base ||
+        address >= base + used_ * sizeof(Slot) ||
         (address - base) % sizeof(Slot) != 0) {
       return nullptr;
     }
-    auto* object = reinterpret_cast<T*>(address);  // NOLINT: validated slot address
+    auto* object =
+        reinterpret_cast<T*>(address);  // NOLINT: validated slot address
     return object->magic == T::kMagic ? object : nullptr;
   }
 
@@ -70,7 +73,8 @@ class HandleArena {
   static constexpr std::uint32_t kDeadMagic = 0xdeadbeef;
   union Slot;
   struct FreeSlot {
-    std::uint32_t dead_magic;  // overlays T::magic, so find() rejects freed slots
+    std::uint32_t
+        dead_magic;  // overlays T::magic, so find() rejects freed slots
     Slot* next_free;
   };
   union Slot {
@@ -86,8 +90,9 @@ class HandleArena {
       return true;
     }
     // Reserve address space only; pages appear as objects are created.
-    void* memory = ::mmap(nullptr, capacity_ * sizeof(Slot), PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* memory =
+        ::mmap(nullptr, capacity_ * sizeof(Slot), PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (memory == MAP_FAILED) {
       return false;
     }
@@ -98,7 +103,8 @@ class HandleArena {
   std::mutex mutex_;
   Slot* slots_ = nullptr;
   Slot* free_ = nullptr;
-  std::atomic<std::size_t> used_{0};  // grows under mutex_; read racily by find()
+  std::atomic<std::size_t> used_{
+      0};  // grows under mutex_; read racily by find()
   std::size_t capacity_;
 };
 

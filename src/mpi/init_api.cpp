@@ -29,10 +29,12 @@ void release_orphan(p2p::Request* request) {
 }
 
 int init_common(int required, int* provided, const char* function) {
-  if (runtime::lifecycle().load(std::memory_order_acquire) != runtime::kNotInitialized) {
+  if (runtime::lifecycle().load(std::memory_order_acquire) !=
+      runtime::kNotInitialized) {
     base::log_error("%s: MPI is already %s", function,
-                    runtime::lifecycle().load() == runtime::kFinalized ? "finalized"
-                                                                       : "initialized");
+                    runtime::lifecycle().load() == runtime::kFinalized
+                        ? "finalized"
+                        : "initialized");
     return MPI_ERR_OTHER;
   }
   int level = required;
@@ -40,9 +42,11 @@ int init_common(int required, int* provided, const char* function) {
       level != MPI_THREAD_SERIALIZED && level != MPI_THREAD_MULTIPLE) {
     level = MPI_THREAD_SINGLE;
   }
-  auto runtime = runtime::Runtime::initialize(level == MPI_THREAD_MULTIPLE, level);
+  auto runtime =
+      runtime::Runtime::initialize(level == MPI_THREAD_MULTIPLE, level);
   if (!runtime) {
-    base::log_error("%s: %.*s", function, static_cast<int>(runtime.error().what.size()),
+    base::log_error("%s: %.*s", function,
+                    static_cast<int>(runtime.error().what.size()),
                     runtime.error().what.data());
     ::_exit(1);
   }
@@ -51,8 +55,8 @@ int init_common(int required, int* provided, const char* function) {
   s.engine = &s.runtime->engine();
   s.engine->set_orphan_handler(release_orphan);
   const runtime::WorldInfo& world = s.runtime->world();
-  s.world.context_id = 0;        // mask word 0, bit 0: prefix 0 << 4
-  s.world.coll_context_id = 1;   // Z bit
+  s.world.context_id = 0;       // mask word 0, bit 0: prefix 0 << 4
+  s.world.coll_context_id = 1;  // Z bit
   s.world.rank = static_cast<int>(world.rank);
   s.world.size = static_cast<int>(world.size);
   s.world.slots.resize(world.size);
@@ -61,7 +65,7 @@ int init_common(int required, int* provided, const char* function) {
   }
   s.world.name = "MPI_COMM_WORLD";
   s.world.handle = MPI_COMM_WORLD;
-  s.self.context_id = 1 << 4;    // mask word 0, bit 1
+  s.self.context_id = 1 << 4;  // mask word 0, bit 1
   s.self.coll_context_id = (1 << 4) | 1;
   s.self.rank = 0;
   s.self.size = 1;
@@ -95,7 +99,8 @@ extern "C" int PMPI_Finalize(void) noexcept {
   bsend_flush();
   if (auto done = runtime::Runtime::finalize(); !done) {
     return fail(nullptr, done.error().mpi_class, "MPI_Finalize", "%.*s",
-                static_cast<int>(done.error().what.size()), done.error().what.data());
+                static_cast<int>(done.error().what.size()),
+                done.error().what.data());
   }
   return MPI_SUCCESS;
 }
@@ -105,7 +110,8 @@ extern "C" int PMPI_Initialized(int* flag) noexcept {
   if (flag == nullptr) {
     return MPI_ERR_ARG;
   }
-  *flag = runtime::lifecycle().load(std::memory_order_acquire) != runtime::kNotInitialized;
+  *flag = runtime::lifecycle().load(std::memory_order_acquire) !=
+          runtime::kNotInitialized;
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Initialized);
@@ -114,19 +120,21 @@ extern "C" int PMPI_Finalized(int* flag) noexcept {
   if (flag == nullptr) {
     return MPI_ERR_ARG;
   }
-  *flag = runtime::lifecycle().load(std::memory_order_acquire) == runtime::kFinalized;
+  *flag = runtime::lifecycle().load(std::memory_order_acquire) ==
+          runtime::kFinalized;
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Finalized);
 
 extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode) noexcept {
   runtime::Runtime* runtime = runtime::Runtime::get();
-  const char* name = comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
+  const char* name = comm == MPI_COMM_WORLD  ? "MPI_COMM_WORLD"
                      : comm == MPI_COMM_SELF ? "MPI_COMM_SELF"
                                              : "comm";
-  base::log_error("rank %d called MPI_Abort(%s, %d): aborting the job",
-                  runtime != nullptr ? static_cast<int>(runtime->world().rank) : 0, name,
-                  errorcode);
+  base::log_error(
+      "rank %d called MPI_Abort(%s, %d): aborting the job",
+      runtime != nullptr ? static_cast<int>(runtime->world().rank) : 0, name,
+      errorcode);
   if (runtime != nullptr) {
     runtime->abort_job(errorcode);
   }
@@ -189,17 +197,21 @@ SHMPI_PMPI_ALIAS(MPI_Comm_size);
 namespace {
 bool valid_errhandler(MPI_Errhandler handler) {
   return handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN ||
-         handler == MPI_ERRORS_ABORT || state().errhandlers.find(handler) != nullptr;
+         handler == MPI_ERRORS_ABORT ||
+         state().errhandlers.find(handler) != nullptr;
 }
 }  // namespace
 
-extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) noexcept {
+extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm,
+                                        MPI_Errhandler errhandler) noexcept {
   Comm* c = nullptr;
-  if (int rc = check_comm(comm, &c, "MPI_Comm_set_errhandler"); rc != MPI_SUCCESS) {
+  if (int rc = check_comm(comm, &c, "MPI_Comm_set_errhandler");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (!valid_errhandler(errhandler)) {
-    return fail(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "invalid error handler");
+    return fail(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+                "invalid error handler");
   }
   if (Errhandler* user = state().errhandlers.find(errhandler)) {
     ++user->references;
@@ -214,13 +226,16 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_set_errhandler);
 
-extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) noexcept {
+extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm,
+                                        MPI_Errhandler* errhandler) noexcept {
   Comm* c = nullptr;
-  if (int rc = check_comm(comm, &c, "MPI_Comm_get_errhandler"); rc != MPI_SUCCESS) {
+  if (int rc = check_comm(comm, &c, "MPI_Comm_get_errhandler");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (errhandler == nullptr) {
-    return fail(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
+    return fail(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler",
+                "errhandler is NULL");
   }
   if (Errhandler* user = state().errhandlers.find(c->errhandler)) {
     ++user->references;
@@ -230,20 +245,25 @@ extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandle
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_get_errhandler);
 
-extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function,
-                                           MPI_Errhandler* errhandler) noexcept {
-  if (int rc = check_initialized("MPI_Comm_create_errhandler"); rc != MPI_SUCCESS) {
+extern "C" int PMPI_Comm_create_errhandler(
+    MPI_Comm_errhandler_function* function,
+    MPI_Errhandler* errhandler) noexcept {
+  if (int rc = check_initialized("MPI_Comm_create_errhandler");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (function == nullptr || errhandler == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Comm_create_errhandler", "NULL argument");
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Comm_create_errhandler",
+                "NULL argument");
   }
   Errhandler* created = state().errhandlers.create();
   if (created == nullptr) {
-    return fail(nullptr, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler", "out of handles");
+    return fail(nullptr, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
+                "out of handles");
   }
   created->function = function;
-  *errhandler = reinterpret_cast<MPI_Errhandler>(created);  // NOLINT: handle is the object
+  *errhandler = reinterpret_cast<MPI_Errhandler>(
+      created);  // NOLINT: handle is the object
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_create_errhandler);
@@ -253,7 +273,8 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) noexcept {
     return rc;
   }
   if (errhandler == nullptr || !valid_errhandler(*errhandler)) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Errhandler_free", "invalid error handler");
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Errhandler_free",
+                "invalid error handler");
   }
   if (Errhandler* user = state().errhandlers.find(*errhandler)) {
     if (--user->references == 0) {
@@ -265,9 +286,11 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Errhandler_free);
 
-extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) noexcept {
+extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm,
+                                         int errorcode) noexcept {
   Comm* c = nullptr;
-  if (int rc = check_comm(comm, &c, "MPI_Comm_call_errhandler"); rc != MPI_SUCCESS) {
+  if (int rc = check_comm(comm, &c, "MPI_Comm_call_errhandler");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   raise_code(c, errorcode, "MPI_Comm_call_errhandler");
@@ -277,7 +300,8 @@ SHMPI_PMPI_ALIAS(MPI_Comm_call_errhandler);
 
 // ------------------------------------------------------------ memory
 
-extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info /*info*/, void* baseptr) noexcept {
+extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info /*info*/,
+                              void* baseptr) noexcept {
   if (int rc = check_initialized("MPI_Alloc_mem"); rc != MPI_SUCCESS) {
     return rc;
   }
@@ -291,13 +315,14 @@ extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info /*info*/, void* baseptr) n
   const segment::Segment& segment = state().runtime->segment();
   void* memory = segment.heap().allocate(static_cast<std::size_t>(size));
   if (memory == nullptr) {
-    return fail(nullptr, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
-                "the shared heap cannot hold %ld more bytes (shmpirun --heap-size)",
-                static_cast<long>(size));
+    return fail(
+        nullptr, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
+        "the shared heap cannot hold %ld more bytes (shmpirun --heap-size)",
+        static_cast<long>(size));
   }
   if (size > 0) {
-    if (auto populated =
-            segment.populate(segment.offset_of(memory), static_cast<std::size_t>(size));
+    if (auto populated = segment.populate(segment.offset_of(memory),
+                                          static_cast<std::size_t>(size));
         !populated) {
       segment.heap().deallocate(memory);
       return fail(nullptr, MPI_ERR_NO_MEM, "MPI_Alloc_mem", "out of memory");

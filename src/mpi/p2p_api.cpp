@@ -14,10 +14,12 @@ using namespace shmpi::mpi;
 
 namespace {
 
-int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
-                  MPI_Comm comm, p2p::SendMode mode, const char* function) {
+int blocking_send(const void* buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm, p2p::SendMode mode,
+                  const char* function) {
   Operation op;
-  if (int rc = check_send(buf, count, type, dest, tag, comm, function, &op); rc != MPI_SUCCESS) {
+  if (int rc = check_send(buf, count, type, dest, tag, comm, function, &op);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (dest == MPI_PROC_NULL) {
@@ -25,7 +27,8 @@ int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int t
   }
   if ((mode == p2p::SendMode::kStandard || mode == p2p::SendMode::kReady) &&
       state().engine->send_now(op.comm->slots[static_cast<std::size_t>(dest)],
-                               op.comm->context_id, op.comm->rank, tag, op.layout)) {
+                               op.comm->context_id, op.comm->rank, tag,
+                               op.layout)) {
     return MPI_SUCCESS;
   }
   p2p::Request request;
@@ -37,11 +40,13 @@ int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int t
   return MPI_SUCCESS;
 }
 
-int nonblocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
-                     MPI_Comm comm, MPI_Request* out, p2p::SendMode mode, bool persistent,
+int nonblocking_send(const void* buf, int count, MPI_Datatype type, int dest,
+                     int tag, MPI_Comm comm, MPI_Request* out,
+                     p2p::SendMode mode, bool persistent,
                      const char* function) {
   Operation op;
-  if (int rc = check_send(buf, count, type, dest, tag, comm, function, &op); rc != MPI_SUCCESS) {
+  if (int rc = check_send(buf, count, type, dest, tag, comm, function, &op);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (out == nullptr) {
@@ -62,8 +67,9 @@ int nonblocking_send(const void* buf, int count, MPI_Datatype type, int dest, in
   return start_request(*request, function);
 }
 
-int nonblocking_recv(void* buf, int count, MPI_Datatype type, int source, int tag,
-                     MPI_Comm comm, MPI_Request* out, bool persistent, const char* function) {
+int nonblocking_recv(void* buf, int count, MPI_Datatype type, int source,
+                     int tag, MPI_Comm comm, MPI_Request* out, bool persistent,
+                     const char* function) {
   Operation op;
   if (int rc = check_recv(buf, count, type, source, tag, comm, function, &op);
       rc != MPI_SUCCESS) {
@@ -89,45 +95,48 @@ int nonblocking_recv(void* buf, int count, MPI_Datatype type, int source, int ta
 
 }  // namespace
 
-extern "C" int PMPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm) noexcept {
-  return blocking_send(buf, count, datatype, dest, tag, comm, p2p::SendMode::kStandard,
-                       "MPI_Send");
+extern "C" int PMPI_Send(const void* buf, int count, MPI_Datatype datatype,
+                         int dest, int tag, MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm,
+                       p2p::SendMode::kStandard, "MPI_Send");
 }
 SHMPI_PMPI_ALIAS(MPI_Send);
 
-extern "C" int PMPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                          MPI_Comm comm) noexcept {
-  return blocking_send(buf, count, datatype, dest, tag, comm, p2p::SendMode::kSynchronous,
-                       "MPI_Ssend");
+extern "C" int PMPI_Ssend(const void* buf, int count, MPI_Datatype datatype,
+                          int dest, int tag, MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm,
+                       p2p::SendMode::kSynchronous, "MPI_Ssend");
 }
 SHMPI_PMPI_ALIAS(MPI_Ssend);
 
-extern "C" int PMPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                          MPI_Comm comm) noexcept {
-  return blocking_send(buf, count, datatype, dest, tag, comm, p2p::SendMode::kReady,
-                       "MPI_Rsend");
+extern "C" int PMPI_Rsend(const void* buf, int count, MPI_Datatype datatype,
+                          int dest, int tag, MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm,
+                       p2p::SendMode::kReady, "MPI_Rsend");
 }
 SHMPI_PMPI_ALIAS(MPI_Rsend);
 
-extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                          MPI_Comm comm) noexcept {
-  return blocking_send(buf, count, datatype, dest, tag, comm, p2p::SendMode::kBuffered,
-                       "MPI_Bsend");
+extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype datatype,
+                          int dest, int tag, MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm,
+                       p2p::SendMode::kBuffered, "MPI_Bsend");
 }
 SHMPI_PMPI_ALIAS(MPI_Bsend);
 
-extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
-                         MPI_Comm comm, MPI_Status* status) noexcept {
+extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype datatype,
+                         int source, int tag, MPI_Comm comm,
+                         MPI_Status* status) noexcept {
   Operation op;
-  if (int rc = check_recv(buf, count, datatype, source, tag, comm, "MPI_Recv", &op);
+  if (int rc =
+          check_recv(buf, count, datatype, source, tag, comm, "MPI_Recv", &op);
       rc != MPI_SUCCESS) {
     return rc;
   }
   if (source >= 0) {
     p2p::Status direct;
-    if (state().engine->recv_now(op.comm->slots[static_cast<std::size_t>(source)],
-                                 op.comm->context_id, source, tag, op.layout, &direct)) {
+    if (state().engine->recv_now(
+            op.comm->slots[static_cast<std::size_t>(source)],
+            op.comm->context_id, source, tag, op.layout, &direct)) {
       fill_status(status, direct);
       return MPI_SUCCESS;
     }
@@ -142,80 +151,92 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source
   }
   fill_status(status, request.status);
   if (request.status.error != MPI_SUCCESS) {
-    return fail(op.comm, request.status.error, "MPI_Recv",
-                "message of %llu bytes truncated to the %zu-byte receive buffer",
-                static_cast<unsigned long long>(request.status.bytes), op.layout.bytes);
+    return fail(
+        op.comm, request.status.error, "MPI_Recv",
+        "message of %llu bytes truncated to the %zu-byte receive buffer",
+        static_cast<unsigned long long>(request.status.bytes), op.layout.bytes);
   }
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Recv);
 
-extern "C" int PMPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                          MPI_Comm comm, MPI_Request* request) noexcept {
+extern "C" int PMPI_Isend(const void* buf, int count, MPI_Datatype datatype,
+                          int dest, int tag, MPI_Comm comm,
+                          MPI_Request* request) noexcept {
   return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
                           p2p::SendMode::kStandard, false, "MPI_Isend");
 }
 SHMPI_PMPI_ALIAS(MPI_Isend);
 
-extern "C" int PMPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                           MPI_Comm comm, MPI_Request* request) noexcept {
+extern "C" int PMPI_Issend(const void* buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request) noexcept {
   return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
                           p2p::SendMode::kSynchronous, false, "MPI_Issend");
 }
 SHMPI_PMPI_ALIAS(MPI_Issend);
 
-extern "C" int PMPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                           MPI_Comm comm, MPI_Request* request) noexcept {
+extern "C" int PMPI_Irsend(const void* buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request) noexcept {
   return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
                           p2p::SendMode::kReady, false, "MPI_Irsend");
 }
 SHMPI_PMPI_ALIAS(MPI_Irsend);
 
-extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                           MPI_Comm comm, MPI_Request* request) noexcept {
+extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request) noexcept {
   return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
                           p2p::SendMode::kBuffered, false, "MPI_Ibsend");
 }
 SHMPI_PMPI_ALIAS(MPI_Ibsend);
 
-extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
-                          MPI_Comm comm, MPI_Request* request) noexcept {
-  return nonblocking_recv(buf, count, datatype, source, tag, comm, request, false, "MPI_Irecv");
+extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype datatype,
+                          int source, int tag, MPI_Comm comm,
+                          MPI_Request* request) noexcept {
+  return nonblocking_recv(buf, count, datatype, source, tag, comm, request,
+                          false, "MPI_Irecv");
 }
 SHMPI_PMPI_ALIAS(MPI_Irecv);
 
-extern "C" int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest,
-                              int tag, MPI_Comm comm, MPI_Request* request) noexcept {
+extern "C" int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype,
+                              int dest, int tag, MPI_Comm comm,
+                              MPI_Request* request) noexcept {
   return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
                           p2p::SendMode::kStandard, true, "MPI_Send_init");
 }
 SHMPI_PMPI_ALIAS(MPI_Send_init);
 
-extern "C" int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest,
-                               int tag, MPI_Comm comm, MPI_Request* request) noexcept {
+extern "C" int PMPI_Ssend_init(const void* buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request* request) noexcept {
   return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
                           p2p::SendMode::kSynchronous, true, "MPI_Ssend_init");
 }
 SHMPI_PMPI_ALIAS(MPI_Ssend_init);
 
-extern "C" int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest,
-                               int tag, MPI_Comm comm, MPI_Request* request) noexcept {
+extern "C" int PMPI_Rsend_init(const void* buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request* request) noexcept {
   return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
                           p2p::SendMode::kReady, true, "MPI_Rsend_init");
 }
 SHMPI_PMPI_ALIAS(MPI_Rsend_init);
 
-extern "C" int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest,
-                               int tag, MPI_Comm comm, MPI_Request* request) noexcept {
+extern "C" int PMPI_Bsend_init(const void* buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request* request) noexcept {
   return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
                           p2p::SendMode::kBuffered, true, "MPI_Bsend_init");
 }
 SHMPI_PMPI_ALIAS(MPI_Bsend_init);
 
-extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag,
-                              MPI_Comm comm, MPI_Request* request) noexcept {
-  return nonblocking_recv(buf, count, datatype, source, tag, comm, request, true,
-                          "MPI_Recv_init");
+extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype,
+                              int source, int tag, MPI_Comm comm,
+                              MPI_Request* request) noexcept {
+  return nonblocking_recv(buf, count, datatype, source, tag, comm, request,
+                          true, "MPI_Recv_init");
 }
 SHMPI_PMPI_ALIAS(MPI_Recv_init);
 
@@ -225,7 +246,8 @@ extern "C" int PMPI_Start(MPI_Request* request) noexcept {
   }
   p2p::Request* r = request != nullptr ? find_request(*request) : nullptr;
   if (r == nullptr || !r->persistent) {
-    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Start",
+                "not a persistent request");
   }
   if (r->active) {
     return fail(static_cast<Comm*>(r->comm), MPI_ERR_REQUEST, "MPI_Start",
@@ -260,19 +282,20 @@ extern "C" int PMPI_Startall(int count, MPI_Request requests[]) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Startall);
 
-extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                             int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                             int source, int recvtag, MPI_Comm comm,
-                             MPI_Status* status) noexcept {
+extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount,
+                             MPI_Datatype sendtype, int dest, int sendtag,
+                             void* recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int source, int recvtag,
+                             MPI_Comm comm, MPI_Status* status) noexcept {
   Operation send_op;
   Operation recv_op;
-  if (int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, "MPI_Sendrecv",
-                          &send_op);
+  if (int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                          "MPI_Sendrecv", &send_op);
       rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, "MPI_Sendrecv",
-                          &recv_op);
+  if (int rc = check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm,
+                          "MPI_Sendrecv", &recv_op);
       rc != MPI_SUCCESS) {
     return rc;
   }
@@ -297,24 +320,27 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
   });
   fill_status(status, recv.status);
   if (recv.status.error != MPI_SUCCESS) {
-    return fail(recv_op.comm, recv.status.error, "MPI_Sendrecv", "message truncated");
+    return fail(recv_op.comm, recv.status.error, "MPI_Sendrecv",
+                "message truncated");
   }
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Sendrecv);
 
-extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
-                                     int sendtag, int source, int recvtag, MPI_Comm comm,
+extern "C" int PMPI_Sendrecv_replace(void* buf, int count,
+                                     MPI_Datatype datatype, int dest,
+                                     int sendtag, int source, int recvtag,
+                                     MPI_Comm comm,
                                      MPI_Status* status) noexcept {
   Operation send_op;
   Operation recv_op;
-  if (int rc = check_send(buf, count, datatype, dest, sendtag, comm, "MPI_Sendrecv_replace",
-                          &send_op);
+  if (int rc = check_send(buf, count, datatype, dest, sendtag, comm,
+                          "MPI_Sendrecv_replace", &send_op);
       rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_recv(buf, count, datatype, source, recvtag, comm, "MPI_Sendrecv_replace",
-                          &recv_op);
+  if (int rc = check_recv(buf, count, datatype, source, recvtag, comm,
+                          "MPI_Sendrecv_replace", &recv_op);
       rc != MPI_SUCCESS) {
     return rc;
   }
@@ -342,7 +368,8 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype
   });
   fill_status(status, recv.status);
   if (recv.status.error != MPI_SUCCESS) {
-    return fail(recv_op.comm, recv.status.error, "MPI_Sendrecv_replace", "message truncated");
+    return fail(recv_op.comm, recv.status.error, "MPI_Sendrecv_replace",
+                "message truncated");
   }
   return MPI_SUCCESS;
 }

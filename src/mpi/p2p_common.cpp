@@ -7,8 +7,8 @@ namespace shmpi::mpi {
 
 namespace {
 
-int check_common(const void* buf, MPI_Count count, MPI_Datatype type, MPI_Comm comm,
-                 const char* function, Operation* op) noexcept {
+int check_common(const void* buf, MPI_Count count, MPI_Datatype type,
+                 MPI_Comm comm, const char* function, Operation* op) noexcept {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
   }
@@ -19,25 +19,30 @@ int check_common(const void* buf, MPI_Count count, MPI_Datatype type, MPI_Comm c
     return rc;
   }
   const datatype::BasicType* basic = nullptr;
-  if (int rc = check_type(op->comm, type, &basic, function); rc != MPI_SUCCESS) {
+  if (int rc = check_type(op->comm, type, &basic, function);
+      rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_buffer(op->comm, buf, count, function); rc != MPI_SUCCESS) {
+  if (int rc = check_buffer(op->comm, buf, count, function);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   // Predefined types travel as count * extent bytes (the pair types'
   // padding included), so they stay contiguous on both sides.
   op->layout.base = static_cast<std::byte*>(const_cast<void*>(buf));
-  op->layout.bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(basic->extent);
+  op->layout.bytes =
+      static_cast<std::size_t>(count) * static_cast<std::size_t>(basic->extent);
   op->layout.map = nullptr;
   return MPI_SUCCESS;
 }
 
 }  // namespace
 
-int check_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
-               MPI_Comm comm, const char* function, Operation* op) noexcept {
-  if (int rc = check_common(buf, count, type, comm, function, op); rc != MPI_SUCCESS) {
+int check_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest,
+               int tag, MPI_Comm comm, const char* function,
+               Operation* op) noexcept {
+  if (int rc = check_common(buf, count, type, comm, function, op);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (int rc = check_dest(op->comm, dest, function); rc != MPI_SUCCESS) {
@@ -51,9 +56,11 @@ int check_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest, in
   return MPI_SUCCESS;
 }
 
-int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
-               MPI_Comm comm, const char* function, Operation* op) noexcept {
-  if (int rc = check_common(buf, count, type, comm, function, op); rc != MPI_SUCCESS) {
+int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source,
+               int tag, MPI_Comm comm, const char* function,
+               Operation* op) noexcept {
+  if (int rc = check_common(buf, count, type, comm, function, op);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (int rc = check_source(op->comm, source, function); rc != MPI_SUCCESS) {
@@ -67,7 +74,8 @@ int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source, int ta
   return MPI_SUCCESS;
 }
 
-void setup_send(p2p::Request& request, const Operation& op, p2p::SendMode mode) {
+void setup_send(p2p::Request& request, const Operation& op,
+                p2p::SendMode mode) {
   request.kind = p2p::RequestKind::kSend;
   request.mode = mode;
   request.layout = op.layout;
@@ -108,7 +116,8 @@ int start_request(p2p::Request& request, const char* function) noexcept {
   }
   if (request.mode == p2p::SendMode::kBuffered) {
     auto* comm = static_cast<Comm*>(request.comm);
-    int rc = bsend_start(comm, request.layout, request.peer, request.tag, function);
+    int rc =
+        bsend_start(comm, request.layout, request.peer, request.tag, function);
     request.status = p2p::Status{};
     request.complete.store(true, std::memory_order_release);
     return rc;

@@ -17,10 +17,12 @@ struct Operation {
 
 // Checks (buf, count, type, dest, tag, comm) of a send in the standard's
 // order; fills `op` on success.
-int check_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
-               MPI_Comm comm, const char* function, Operation* op) noexcept;
-int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
-               MPI_Comm comm, const char* function, Operation* op) noexcept;
+int check_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest,
+               int tag, MPI_Comm comm, const char* function,
+               Operation* op) noexcept;
+int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source,
+               int tag, MPI_Comm comm, const char* function,
+               Operation* op) noexcept;
 
 // Fills a request for `op` (no start).
 void setup_send(p2p::Request& request, const Operation& op, p2p::SendMode mode);
@@ -36,6 +38,8 @@ p2p::Request* new_request(Comm* comm, const char* function) noexcept;
 void complete_proc_null(p2p::Request& request);
 
 // After completion: the error class of a completed request (truncation).
-inline int request_error(const p2p::Request& request) { return request.status.error; }
+inline int request_error(const p2p::Request& request) {
+  return request.status.error;
+}
 
 }  // namespace shmpi::mpi

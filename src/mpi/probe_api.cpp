@@ -25,7 +25,8 @@ HandleArena<MessageBox>& messages() {
   return *arena;
 }
 
-int check_probe(int source, int tag, MPI_Comm comm, const char* function, Comm** out) {
+int check_probe(int source, int tag, MPI_Comm comm, const char* function,
+                Comm** out) {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
   }
@@ -50,7 +51,8 @@ void proc_null_status(MPI_Status* status) {
 extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag,
                            MPI_Status* status) noexcept {
   Comm* c = nullptr;
-  if (int rc = check_probe(source, tag, comm, "MPI_Iprobe", &c); rc != MPI_SUCCESS) {
+  if (int rc = check_probe(source, tag, comm, "MPI_Iprobe", &c);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (flag == nullptr) {
@@ -70,9 +72,11 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag,
 }
 SHMPI_PMPI_ALIAS(MPI_Iprobe);
 
-extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) noexcept {
+extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm,
+                          MPI_Status* status) noexcept {
   Comm* c = nullptr;
-  if (int rc = check_probe(source, tag, comm, "MPI_Probe", &c); rc != MPI_SUCCESS) {
+  if (int rc = check_probe(source, tag, comm, "MPI_Probe", &c);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (source == MPI_PROC_NULL) {
@@ -81,16 +85,18 @@ extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status
   }
   p2p::Status found;
   p2p::Engine& engine = *state().engine;
-  engine.wait_until([&] { return engine.iprobe(c->context_id, source, tag, &found); });
+  engine.wait_until(
+      [&] { return engine.iprobe(c->context_id, source, tag, &found); });
   fill_status(status, found);
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Probe);
 
-extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
-                            MPI_Status* status) noexcept {
+extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag,
+                            MPI_Message* message, MPI_Status* status) noexcept {
   Comm* c = nullptr;
-  if (int rc = check_probe(source, tag, comm, "MPI_Improbe", &c); rc != MPI_SUCCESS) {
+  if (int rc = check_probe(source, tag, comm, "MPI_Improbe", &c);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (flag == nullptr || message == nullptr) {
@@ -103,7 +109,8 @@ extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_M
     return MPI_SUCCESS;
   }
   p2p::Status found;
-  p2p::UnexpectedMessage* taken = state().engine->improbe(c->context_id, source, tag, &found);
+  p2p::UnexpectedMessage* taken =
+      state().engine->improbe(c->context_id, source, tag, &found);
   if (taken == nullptr) {
     *flag = 0;
     return MPI_SUCCESS;
@@ -115,16 +122,18 @@ extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_M
   box->message = taken;
   box->comm = c;
   *flag = 1;
-  *message = reinterpret_cast<MPI_Message>(box);  // NOLINT: handle is the object
+  *message =
+      reinterpret_cast<MPI_Message>(box);  // NOLINT: handle is the object
   fill_status(status, found);
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Improbe);
 
-extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message,
-                           MPI_Status* status) noexcept {
+extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm comm,
+                           MPI_Message* message, MPI_Status* status) noexcept {
   Comm* c = nullptr;
-  if (int rc = check_probe(source, tag, comm, "MPI_Mprobe", &c); rc != MPI_SUCCESS) {
+  if (int rc = check_probe(source, tag, comm, "MPI_Mprobe", &c);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (message == nullptr) {
@@ -143,8 +152,9 @@ SHMPI_PMPI_ALIAS(MPI_Mprobe);
 
 namespace {
 
-int matched_receive(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
-                    p2p::Request& request, const char* function) {
+int matched_receive(void* buf, int count, MPI_Datatype datatype,
+                    MPI_Message* message, p2p::Request& request,
+                    const char* function) {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
   }
@@ -152,7 +162,8 @@ int matched_receive(void* buf, int count, MPI_Datatype datatype, MPI_Message* me
     return fail(nullptr, MPI_ERR_ARG, function, "message is NULL");
   }
   if (*message == MPI_MESSAGE_NO_PROC) {
-    setup_recv(request, Operation{&state().self, {}, MPI_PROC_NULL, MPI_ANY_TAG});
+    setup_recv(request,
+               Operation{&state().self, {}, MPI_PROC_NULL, MPI_ANY_TAG});
     complete_proc_null(request);
     *message = MPI_MESSAGE_NULL;
     return MPI_SUCCESS;
@@ -163,8 +174,8 @@ int matched_receive(void* buf, int count, MPI_Datatype datatype, MPI_Message* me
                 static_cast<void*>(*message));
   }
   Operation op;
-  if (int rc = check_recv(buf, count, datatype, MPI_ANY_SOURCE, MPI_ANY_TAG, box->comm->handle,
-                          function, &op);
+  if (int rc = check_recv(buf, count, datatype, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                          box->comm->handle, function, &op);
       rc != MPI_SUCCESS) {
     return rc;
   }
@@ -177,24 +188,26 @@ int matched_receive(void* buf, int count, MPI_Datatype datatype, MPI_Message* me
 
 }  // namespace
 
-extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
-                          MPI_Status* status) noexcept {
+extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype,
+                          MPI_Message* message, MPI_Status* status) noexcept {
   p2p::Request request;
-  if (int rc = matched_receive(buf, count, datatype, message, request, "MPI_Mrecv");
+  if (int rc =
+          matched_receive(buf, count, datatype, message, request, "MPI_Mrecv");
       rc != MPI_SUCCESS) {
     return rc;
   }
   state().engine->wait(request);
   fill_status(status, request.status);
   if (request.status.error != MPI_SUCCESS) {
-    return fail(static_cast<Comm*>(request.comm), request.status.error, "MPI_Mrecv",
-                "message truncated");
+    return fail(static_cast<Comm*>(request.comm), request.status.error,
+                "MPI_Mrecv", "message truncated");
   }
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Mrecv);
 
-extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype,
+                           MPI_Message* message,
                            MPI_Request* request) noexcept {
   if (request == nullptr) {
     return fail(nullptr, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
@@ -218,7 +231,8 @@ SHMPI_PMPI_ALIAS(MPI_Imrecv);
 
 extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) noexcept {
   const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_size"); rc != MPI_SUCCESS) {
+  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_size");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (size == nullptr) {
@@ -229,9 +243,11 @@ extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Type_size);
 
-extern "C" int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) noexcept {
+extern "C" int PMPI_Type_size_x(MPI_Datatype datatype,
+                                MPI_Count* size) noexcept {
   const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_size_x"); rc != MPI_SUCCESS) {
+  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_size_x");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (size == nullptr) {
@@ -245,7 +261,8 @@ SHMPI_PMPI_ALIAS(MPI_Type_size_x);
 extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb,
                                     MPI_Aint* extent) noexcept {
   const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_get_extent"); rc != MPI_SUCCESS) {
+  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_get_extent");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (lb == nullptr || extent == nullptr) {
@@ -261,7 +278,8 @@ namespace {
 int count_of(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count,
              const char* function) {
   const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(nullptr, datatype, &type, function); rc != MPI_SUCCESS) {
+  if (int rc = check_type(nullptr, datatype, &type, function);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (status == nullptr || count == nullptr) {
@@ -270,7 +288,10 @@ int count_of(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count,
   const MPI_Count bytes = status_bytes(status);
   // On the wire a predefined element occupies its extent (see p2p_common).
   const auto wire = static_cast<MPI_Count>(type->extent);
-  *count = (wire == 0) ? 0 : (bytes % wire == 0 ? bytes / wire : static_cast<MPI_Count>(MPI_UNDEFINED));
+  *count = (wire == 0)
+               ? 0
+               : (bytes % wire == 0 ? bytes / wire
+                                    : static_cast<MPI_Count>(MPI_UNDEFINED));
   return MPI_SUCCESS;
 }
 }  // namespace
@@ -278,7 +299,8 @@ int count_of(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count,
 extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype,
                               int* count) noexcept {
   MPI_Count value = 0;
-  if (int rc = count_of(status, datatype, &value, "MPI_Get_count"); rc != MPI_SUCCESS) {
+  if (int rc = count_of(status, datatype, &value, "MPI_Get_count");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   *count = static_cast<int>(value);
@@ -286,10 +308,11 @@ extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype,
 }
 SHMPI_PMPI_ALIAS(MPI_Get_count);
 
-extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype,
-                                 int* count) noexcept {
+extern "C" int PMPI_Get_elements(const MPI_Status* status,
+                                 MPI_Datatype datatype, int* count) noexcept {
   MPI_Count value = 0;
-  if (int rc = count_of(status, datatype, &value, "MPI_Get_elements"); rc != MPI_SUCCESS) {
+  if (int rc = count_of(status, datatype, &value, "MPI_Get_elements");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   *count = static_cast<int>(value);
@@ -297,13 +320,15 @@ extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype
 }
 SHMPI_PMPI_ALIAS(MPI_Get_elements);
 
-extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype,
+extern "C" int PMPI_Get_elements_x(const MPI_Status* status,
+                                   MPI_Datatype datatype,
                                    MPI_Count* count) noexcept {
   return count_of(status, datatype, count, "MPI_Get_elements_x");
 }
 SHMPI_PMPI_ALIAS(MPI_Get_elements_x);
 
-extern "C" int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype,
+extern "C" int PMPI_Status_set_elements(MPI_Status* status,
+                                        MPI_Datatype datatype,
                                         int count) noexcept {
   const datatype::BasicType* type = nullptr;
   if (int rc = check_type(nullptr, datatype, &type, "MPI_Status_set_elements");
@@ -311,16 +336,19 @@ extern "C" int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatyp
     return rc;
   }
   if (status == nullptr || count < 0) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Status_set_elements", "invalid argument");
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Status_set_elements",
+                "invalid argument");
   }
   set_status_count(status, static_cast<MPI_Count>(count) * type->extent);
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Status_set_elements);
 
-extern "C" int PMPI_Status_set_cancelled(MPI_Status* status, int flag) noexcept {
+extern "C" int PMPI_Status_set_cancelled(MPI_Status* status,
+                                         int flag) noexcept {
   if (status == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Status_set_cancelled", "status is NULL");
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Status_set_cancelled",
+                "status is NULL");
   }
   status->MPI_internal[2] = flag != 0 ? 1 : 0;
   return MPI_SUCCESS;

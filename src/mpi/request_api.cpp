@@ -24,7 +24,8 @@ void empty_status(MPI_Status* status) {
 // A handle that has nothing to wait for: MPI_REQUEST_NULL or an inactive
 // persistent request.
 bool is_idle(MPI_Request handle, p2p::Request* request) {
-  return handle == MPI_REQUEST_NULL || (request != nullptr && request->persistent && !request->active);
+  return handle == MPI_REQUEST_NULL ||
+         (request != nullptr && request->persistent && !request->active);
 }
 
 bool is_complete(const p2p::Request& request) {
@@ -42,7 +43,8 @@ int check_requests(int count, MPI_Request handles[], const char* function) {
   }
   for (int i = 0; i < count; ++i) {
     if (handles[i] != MPI_REQUEST_NULL && find_request(handles[i]) == nullptr) {
-      return fail(nullptr, MPI_ERR_REQUEST, function, "invalid request handle %p at index %d",
+      return fail(nullptr, MPI_ERR_REQUEST, function,
+                  "invalid request handle %p at index %d",
                   static_cast<void*>(handles[i]), i);
     }
   }
@@ -78,8 +80,8 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) noexcept {
     return MPI_SUCCESS;
   }
   if (r == nullptr) {
-    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Wait", "invalid request handle %p",
-                static_cast<void*>(*request));
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Wait",
+                "invalid request handle %p", static_cast<void*>(*request));
   }
   state().engine->wait(*r);
   auto* comm = static_cast<Comm*>(r->comm);
@@ -90,7 +92,8 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Wait);
 
-extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) noexcept {
+extern "C" int PMPI_Test(MPI_Request* request, int* flag,
+                         MPI_Status* status) noexcept {
   if (int rc = check_initialized("MPI_Test"); rc != MPI_SUCCESS) {
     return rc;
   }
@@ -104,8 +107,8 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) no
     return MPI_SUCCESS;
   }
   if (r == nullptr) {
-    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Test", "invalid request handle %p",
-                static_cast<void*>(*request));
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Test",
+                "invalid request handle %p", static_cast<void*>(*request));
   }
   if (!is_complete(*r)) {
     state().engine->progress();
@@ -123,11 +126,13 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) no
 }
 SHMPI_PMPI_ALIAS(MPI_Test);
 
-extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) noexcept {
+extern "C" int PMPI_Waitall(int count, MPI_Request requests[],
+                            MPI_Status statuses[]) noexcept {
   if (int rc = check_initialized("MPI_Waitall"); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_requests(count, requests, "MPI_Waitall"); rc != MPI_SUCCESS) {
+  if (int rc = check_requests(count, requests, "MPI_Waitall");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   state().engine->wait_until([&] {
@@ -141,7 +146,8 @@ extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status status
   });
   bool any_error = false;
   for (int i = 0; i < count; ++i) {
-    MPI_Status* status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    MPI_Status* status =
+        statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
     p2p::Request* r = find_request(requests[i]);
     if (is_idle(requests[i], r)) {
       empty_status(status);
@@ -167,7 +173,8 @@ extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag,
   if (flag == nullptr) {
     return fail(nullptr, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
   }
-  if (int rc = check_requests(count, requests, "MPI_Testall"); rc != MPI_SUCCESS) {
+  if (int rc = check_requests(count, requests, "MPI_Testall");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   state().engine->progress();
@@ -181,7 +188,8 @@ extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag,
   *flag = 1;
   bool any_error = false;
   for (int i = 0; i < count; ++i) {
-    MPI_Status* status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    MPI_Status* status =
+        statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
     p2p::Request* r = find_request(requests[i]);
     if (is_idle(requests[i], r)) {
       empty_status(status);
@@ -217,8 +225,8 @@ int find_completed(int count, MPI_Request requests[]) {
   return any_active ? -1 : -2;
 }
 
-int finish_any(int count, MPI_Request requests[], int found, int* index, MPI_Status* status,
-               const char* function) {
+int finish_any(int count, MPI_Request requests[], int found, int* index,
+               MPI_Status* status, const char* function) {
   (void)count;
   if (found == -2) {
     *index = MPI_UNDEFINED;
@@ -244,7 +252,8 @@ extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index,
   if (index == nullptr) {
     return fail(nullptr, MPI_ERR_ARG, "MPI_Waitany", "index is NULL");
   }
-  if (int rc = check_requests(count, requests, "MPI_Waitany"); rc != MPI_SUCCESS) {
+  if (int rc = check_requests(count, requests, "MPI_Waitany");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   int found = find_completed(count, requests);
@@ -258,15 +267,16 @@ extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index,
 }
 SHMPI_PMPI_ALIAS(MPI_Waitany);
 
-extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag,
-                            MPI_Status* status) noexcept {
+extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index,
+                            int* flag, MPI_Status* status) noexcept {
   if (int rc = check_initialized("MPI_Testany"); rc != MPI_SUCCESS) {
     return rc;
   }
   if (index == nullptr || flag == nullptr) {
     return fail(nullptr, MPI_ERR_ARG, "MPI_Testany", "NULL argument");
   }
-  if (int rc = check_requests(count, requests, "MPI_Testany"); rc != MPI_SUCCESS) {
+  if (int rc = check_requests(count, requests, "MPI_Testany");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   state().engine->progress();
@@ -284,8 +294,8 @@ SHMPI_PMPI_ALIAS(MPI_Testany);
 namespace {
 
 // Retires every completed request; -1 in outcount if none is active.
-int collect_some(int incount, MPI_Request requests[], int* outcount, int indices[],
-                 MPI_Status statuses[], const char* function) {
+int collect_some(int incount, MPI_Request requests[], int* outcount,
+                 int indices[], MPI_Status statuses[], const char* function) {
   bool any_active = false;
   bool any_error = false;
   int done = 0;
@@ -298,7 +308,8 @@ int collect_some(int incount, MPI_Request requests[], int* outcount, int indices
     if (!is_complete(*r)) {
       continue;
     }
-    MPI_Status* status = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[done];
+    MPI_Status* status =
+        statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[done];
     if (retire(&requests[i], r, status) != MPI_SUCCESS) {
       any_error = true;
     }
@@ -319,35 +330,39 @@ bool some_ready(int incount, MPI_Request requests[]) {
 
 }  // namespace
 
-extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
-                             MPI_Status statuses[]) noexcept {
+extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount,
+                             int indices[], MPI_Status statuses[]) noexcept {
   if (int rc = check_initialized("MPI_Waitsome"); rc != MPI_SUCCESS) {
     return rc;
   }
   if (outcount == nullptr || (incount > 0 && indices == nullptr)) {
     return fail(nullptr, MPI_ERR_ARG, "MPI_Waitsome", "NULL argument");
   }
-  if (int rc = check_requests(incount, requests, "MPI_Waitsome"); rc != MPI_SUCCESS) {
+  if (int rc = check_requests(incount, requests, "MPI_Waitsome");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   state().engine->wait_until([&] { return some_ready(incount, requests); });
-  return collect_some(incount, requests, outcount, indices, statuses, "MPI_Waitsome");
+  return collect_some(incount, requests, outcount, indices, statuses,
+                      "MPI_Waitsome");
 }
 SHMPI_PMPI_ALIAS(MPI_Waitsome);
 
-extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
-                             MPI_Status statuses[]) noexcept {
+extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount,
+                             int indices[], MPI_Status statuses[]) noexcept {
   if (int rc = check_initialized("MPI_Testsome"); rc != MPI_SUCCESS) {
     return rc;
   }
   if (outcount == nullptr || (incount > 0 && indices == nullptr)) {
     return fail(nullptr, MPI_ERR_ARG, "MPI_Testsome", "NULL argument");
   }
-  if (int rc = check_requests(incount, requests, "MPI_Testsome"); rc != MPI_SUCCESS) {
+  if (int rc = check_requests(incount, requests, "MPI_Testsome");
+      rc != MPI_SUCCESS) {
     return rc;
   }
   state().engine->progress();
-  return collect_some(incount, requests, outcount, indices, statuses, "MPI_Testsome");
+  return collect_some(incount, requests, outcount, indices, statuses,
+                      "MPI_Testsome");
 }
 SHMPI_PMPI_ALIAS(MPI_Testsome);
 
@@ -357,7 +372,8 @@ extern "C" int PMPI_Request_free(MPI_Request* request) noexcept {
   }
   p2p::Request* r = request != nullptr ? find_request(*request) : nullptr;
   if (r == nullptr) {
-    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Request_free", "invalid request handle");
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Request_free",
+                "invalid request handle");
   }
   *request = MPI_REQUEST_NULL;
   if (!r->active || is_complete(*r)) {
@@ -385,7 +401,8 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag,
     return MPI_SUCCESS;
   }
   if (r == nullptr) {
-    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Request_get_status", "invalid request handle");
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Request_get_status",
+                "invalid request handle");
   }
   if (!is_complete(*r)) {
     state().engine->progress();
@@ -404,7 +421,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request) noexcept {
   }
   p2p::Request* r = request != nullptr ? find_request(*request) : nullptr;
   if (r == nullptr) {
-    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Cancel", "invalid request handle");
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Cancel",
+                "invalid request handle");
   }
   if (r->kind == p2p::RequestKind::kRecv && r->active && !is_complete(*r)) {
     state().engine->cancel_recv(*r);
@@ -415,7 +433,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Cancel);
 
-extern "C" int PMPI_Test_cancelled(const MPI_Status* status, int* flag) noexcept {
+extern "C" int PMPI_Test_cancelled(const MPI_Status* status,
+                                   int* flag) noexcept {
   if (status == nullptr || flag == nullptr) {
     return fail(nullptr, MPI_ERR_ARG, "MPI_Test_cancelled", "NULL argument");
   }

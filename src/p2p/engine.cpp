@@ -66,7 +66,6 @@ Engine::~Engine() {
   }
 }
 
-
 segment::RankControl& Engine::control(std::uint32_t slot) const {
   return *segment_.at<segment::RankControl>(layout_.control_offset(slot));
 }
@@ -84,7 +83,8 @@ std::byte* Engine::chunk(std::uint32_t owner, std::uint32_t index) const {
 }
 
 Result<void> Engine::prepare() {
-  if (auto populated = segment_.populate_rank_region(config_.my_slot); !populated) {
+  if (auto populated = segment_.populate_rank_region(config_.my_slot);
+      !populated) {
     return populated.error();
   }
   for (std::uint32_t s = 0; s < layout_.config.capacity; ++s) {
@@ -93,8 +93,9 @@ Result<void> Engine::prepare() {
   }
   // Relaxed: published to the other ranks by the start-up barrier.
   pool(config_.my_slot)
-      .free_mask.store(shm_queues::all_chunks_mask(layout_.config.chunks_per_rank),
-                       std::memory_order_relaxed);
+      .free_mask.store(
+          shm_queues::all_chunks_mask(layout_.config.chunks_per_rank),
+          std::memory_order_relaxed);
   return {};
 }
 
@@ -198,7 +199,8 @@ bool Engine::poll_rings() {
           std::uint64_t cookie;
           std::memcpy(&cookie, matching::head_payload(*head), sizeof cookie);
           release_cells(p, 1);
-          complete(*reinterpret_cast<Request*>(cookie));  // NOLINT: our own pointer, echoed
+          complete(*reinterpret_cast<Request*>(
+              cookie));  // NOLINT: our own pointer, echoed
           break;
         }
         default:
@@ -230,8 +232,8 @@ void Engine::complete(Request& request) {
   }
 }
 
-void Engine::finish_recv(Request& request, std::int32_t source, std::int32_t tag,
-                         std::uint64_t length) {
+void Engine::finish_recv(Request& request, std::int32_t source,
+                         std::int32_t tag, std::uint64_t length) {
   request.status.source = source;
   request.status.tag = tag;
   if (length > request.layout.bytes) {
@@ -268,16 +270,18 @@ namespace {
 // Copies bytes [0, length) of an eager message out of its cells, the first
 // `skip` payload bytes (the sync cookie) excluded, into sink(offset, p, n).
 template <typename Sink>
-void copy_eager_payload(const shm_queues::RingConsumer& ring, std::uint64_t length,
-                        std::size_t skip, Sink&& sink) {
+void copy_eager_payload(const shm_queues::RingConsumer& ring,
+                        std::uint64_t length, std::size_t skip, Sink&& sink) {
   const Cell& head = *ring.peek();
-  std::size_t first = std::min<std::size_t>(length, matching::kHeadPayloadBytes - skip);
+  std::size_t first =
+      std::min<std::size_t>(length, matching::kHeadPayloadBytes - skip);
   if (first != 0) {
     sink(0, matching::head_payload(head) + skip, first);
   }
   std::uint64_t offset = first;
   for (std::uint32_t k = 1; offset < length; ++k) {
-    std::size_t n = std::min<std::uint64_t>(length - offset, matching::kContinuationPayloadBytes);
+    std::size_t n = std::min<std::uint64_t>(
+        length - offset, matching::kContinuationPayloadBytes);
     sink(offset, ring.cell(k).body, n);
     offset += n;
   }
@@ -297,17 +301,19 @@ void Engine::handle_eager(Peer& p, const Cell& head, const Envelope& envelope) {
   matching::PostedEntry* posted =
       match_.match_posted(envelope.context_id, envelope.source, envelope.tag);
   if (posted != nullptr) {
-    Request& request = *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
-        reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
+    Request& request =
+        *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
+            reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
     finish_recv(request, envelope.source, envelope.tag, length);
     const std::uint64_t limit = request.status.bytes;
-    copy_eager_payload(p.consumer, length, skip,
-                       [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
-                         if (offset < limit) {
-                           datatype::unpack(request.layout, offset, data,
-                                            std::min<std::uint64_t>(n, limit - offset));
-                         }
-                       });
+    copy_eager_payload(
+        p.consumer, length, skip,
+        [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
+          if (offset < limit) {
+            datatype::unpack(request.layout, offset, data,
+                             std::min<std::uint64_t>(n, limit - offset));
+          }
+        });
     release_cells(p, cells);
     if (sync) {
       send_sync_ack(p.slot, cookie);
@@ -328,17 +334,20 @@ void Engine::handle_eager(Peer& p, const Cell& head, const Envelope& envelope) {
   message->drained = true;
   if (length > sizeof message->inline_data) {
     message->data = static_cast<std::byte*>(std::malloc(length));
-    SHMPI_ASSERT(message->data != nullptr, "out of memory for an unexpected message");
+    SHMPI_ASSERT(message->data != nullptr,
+                 "out of memory for an unexpected message");
   }
-  copy_eager_payload(p.consumer, length, skip,
-                     [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
-                       std::memcpy(message->data + offset, data, n);
-                     });
+  copy_eager_payload(
+      p.consumer, length, skip,
+      [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
+        std::memcpy(message->data + offset, data, n);
+      });
   release_cells(p, cells);
   match_.add_unexpected(&message->entry);
 }
 
-void Engine::handle_rendezvous(Peer& p, const Cell& head, const Envelope& envelope) {
+void Engine::handle_rendezvous(Peer& p, const Cell& head,
+                               const Envelope& envelope) {
   std::uint32_t slot_index;
   std::memcpy(&slot_index, matching::head_payload(head), sizeof slot_index);
   const bool eager = (envelope.flags & matching::kFlagEagerRendezvous) != 0;
@@ -347,8 +356,9 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head, const Envelope& envelo
   matching::PostedEntry* posted =
       match_.match_posted(envelope.context_id, envelope.source, envelope.tag);
   if (posted != nullptr) {
-    Request& request = *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
-        reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
+    Request& request =
+        *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
+            reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
     finish_recv(request, envelope.source, envelope.tag, length);
     begin_drain(request, p.slot, slot_index, length);
     return;
@@ -367,14 +377,16 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head, const Envelope& envelo
   if (eager) {
     if (length > sizeof message->inline_data) {
       message->data = static_cast<std::byte*>(std::malloc(length));
-      SHMPI_ASSERT(message->data != nullptr, "out of memory for an unexpected message");
+      SHMPI_ASSERT(message->data != nullptr,
+                   "out of memory for an unexpected message");
     }
     RendezvousSlot& s = slot(p.slot, slot_index);
     // We drain it now whatever the matching says, so its chunks always come
     // back: let the sender use the whole pool (as for a matched transfer).
     s.matched.store(1, std::memory_order_release);
     if (s.source_heap_offset != kNoHeapOffset) {
-      std::memcpy(message->data, segment_.at<std::byte>(s.source_heap_offset), length);
+      std::memcpy(message->data, segment_.at<std::byte>(s.source_heap_offset),
+                  length);
       // Release: our copy is done before the sender reuses its buffer.
       s.done.store(1, std::memory_order_release);
       segment::wake_if_sleeping(control(p.slot));
@@ -387,14 +399,15 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head, const Envelope& envelo
   match_.add_unexpected(&message->entry);
 }
 
-void Engine::begin_drain(Request& request, std::uint32_t sender, std::uint32_t slot_index,
-                         std::uint64_t total_bytes) {
+void Engine::begin_drain(Request& request, std::uint32_t sender,
+                         std::uint32_t slot_index, std::uint64_t total_bytes) {
   RendezvousSlot& s = slot(sender, slot_index);
   // Release: tells the sender a receive owns the message, so it may use
   // the whole pool (pairs with the acquire in publish_chunks()).
   s.matched.store(1, std::memory_order_release);
   if (s.source_heap_offset != kNoHeapOffset) {
-    datatype::unpack(request.layout, 0, segment_.at<std::byte>(s.source_heap_offset),
+    datatype::unpack(request.layout, 0,
+                     segment_.at<std::byte>(s.source_heap_offset),
                      request.status.bytes);
     s.done.store(1, std::memory_order_release);
     segment::wake_if_sleeping(control(sender));
@@ -420,7 +433,8 @@ bool Engine::drain_slot(std::uint32_t sender, std::uint32_t slot_index,
                         const datatype::Layout& destination) {
   RendezvousSlot& s = slot(sender, slot_index);
   const std::uint64_t chunk_bytes = s.chunk_bytes;
-  const std::uint64_t total_chunks = (total_bytes + chunk_bytes - 1) / chunk_bytes;
+  const std::uint64_t total_chunks =
+      (total_bytes + chunk_bytes - 1) / chunk_bytes;
   // Acquire: pairs with the sender's release of `published`; chunk_ids and
   // the chunks' contents up to it are visible.
   const std::uint64_t published = s.published.load(std::memory_order_acquire);
@@ -478,10 +492,11 @@ bool Engine::drain_requests() {
   for (std::size_t i = 0; i < draining_.size();) {
     Request& request = *draining_[i];
     const std::uint64_t before = request.rndv_consumed;
-    bool whole = drain_slot(request.rndv_sender, request.rndv_slot, request.rndv_consumed,
-                            request.rndv_total_bytes,
-                            datatype::Layout{request.layout.base, request.status.bytes,
-                                             request.layout.map});
+    bool whole =
+        drain_slot(request.rndv_sender, request.rndv_slot,
+                   request.rndv_consumed, request.rndv_total_bytes,
+                   datatype::Layout{request.layout.base, request.status.bytes,
+                                    request.layout.map});
     did |= request.rndv_consumed != before;
     if (whole) {
       draining_[i] = draining_.back();
@@ -499,9 +514,10 @@ bool Engine::drain_unexpected() {
   for (std::size_t i = 0; i < draining_unexpected_.size();) {
     UnexpectedMessage* message = draining_unexpected_[i];
     const std::uint64_t before = message->consumed;
-    bool whole = drain_slot(message->sender_slot, message->slot_index, message->consumed,
-                            message->length,
-                            datatype::Layout{message->data, message->length, nullptr});
+    bool whole =
+        drain_slot(message->sender_slot, message->slot_index, message->consumed,
+                   message->length,
+                   datatype::Layout{message->data, message->length, nullptr});
     did |= message->consumed != before;
     if (whole) {
       draining_unexpected_[i] = draining_unexpected_.back();
@@ -509,7 +525,8 @@ bool Engine::drain_unexpected() {
       message->drained = true;
       if (message->waiting != nullptr) {
         Request& request = *message->waiting;
-        datatype::unpack(request.layout, 0, message->data, request.status.bytes);
+        datatype::unpack(request.layout, 0, message->data,
+                         request.status.bytes);
         free_unexpected(message);
         complete(request);
       }
@@ -521,7 +538,8 @@ bool Engine::drain_unexpected() {
 }
 
 void Engine::deliver_unexpected(UnexpectedMessage* message, Request& request) {
-  finish_recv(request, message->entry.source, message->entry.tag, message->length);
+  finish_recv(request, message->entry.source, message->entry.tag,
+              message->length);
   if (message->protocol == Protocol::kEager) {
     datatype::unpack(request.layout, 0, message->data, request.status.bytes);
     if (message->sync) {
@@ -555,10 +573,11 @@ void Engine::start_recv(Request& request) {
   request.waiting_on = nullptr;
   // Messages still in the rings have not arrived as far as matching goes:
   // they will meet this receive in the posted queue, in order.
-  matching::UnexpectedEntry* entry =
-      match_.match_unexpected(request.context_id, request.peer, request.tag, false);
+  matching::UnexpectedEntry* entry = match_.match_unexpected(
+      request.context_id, request.peer, request.tag, false);
   if (entry != nullptr) {
-    deliver_unexpected(reinterpret_cast<UnexpectedMessage*>(entry), request);  // NOLINT: first member
+    deliver_unexpected(reinterpret_cast<UnexpectedMessage*>(entry),
+                       request);  // NOLINT: first member
     return;
   }
   request.posted.context_id = request.context_id;
@@ -568,8 +587,9 @@ void Engine::start_recv(Request& request) {
   match_.post(&request.posted);
 }
 
-bool Engine::recv_now(std::uint32_t peer_slot, std::uint16_t context_id, std::int32_t source,
-                      std::int32_t tag, const datatype::Layout& buffer, Status* status) {
+bool Engine::recv_now(std::uint32_t peer_slot, std::uint16_t context_id,
+                      std::int32_t source, std::int32_t tag,
+                      const datatype::Layout& buffer, Status* status) {
   if (config_.thread_multiple) {
     return false;
   }
@@ -587,7 +607,8 @@ bool Engine::recv_now(std::uint32_t peer_slot, std::uint16_t context_id, std::in
         }
         progress();  // keep other peers and transfers moving
       }
-      if (match_.posted_count() != 0 || match_.has_unexpected(context_id, source)) {
+      if (match_.posted_count() != 0 ||
+          match_.has_unexpected(context_id, source)) {
         return false;  // the queues decide the order
       }
     }
@@ -596,14 +617,16 @@ bool Engine::recv_now(std::uint32_t peer_slot, std::uint16_t context_id, std::in
   const Envelope envelope = matching::read_envelope(*head);
   if (envelope.protocol != Protocol::kEager || envelope.flags != 0 ||
       envelope.context_id != context_id || envelope.source != source ||
-      (tag != matching::kAnyTag && envelope.tag != tag) || envelope.length() > buffer.bytes) {
+      (tag != matching::kAnyTag && envelope.tag != tag) ||
+      envelope.length() > buffer.bytes) {
     return false;  // not ours, or not a plain eager message
   }
   const std::uint64_t length = envelope.length();
-  copy_eager_payload(p.consumer, length, 0,
-                     [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
-                       datatype::unpack(buffer, offset, data, n);
-                     });
+  copy_eager_payload(
+      p.consumer, length, 0,
+      [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
+        datatype::unpack(buffer, offset, data, n);
+      });
   release_cells(p, matching::eager_cells(length));
   status->source = envelope.source;
   status->tag = envelope.tag;
@@ -626,15 +649,17 @@ bool Engine::cancel_recv(Request& request) {
   return true;
 }
 
-bool Engine::iprobe(std::uint16_t context_id, std::int32_t source, std::int32_t tag,
-                    Status* status) {
+bool Engine::iprobe(std::uint16_t context_id, std::int32_t source,
+                    std::int32_t tag, Status* status) {
   progress();
   ProgressLock lock(progress_mutex_, config_.thread_multiple);
-  matching::UnexpectedEntry* entry = match_.match_unexpected(context_id, source, tag, true);
+  matching::UnexpectedEntry* entry =
+      match_.match_unexpected(context_id, source, tag, true);
   if (entry == nullptr) {
     return false;
   }
-  auto* message = reinterpret_cast<UnexpectedMessage*>(entry);  // NOLINT: first member
+  auto* message =
+      reinterpret_cast<UnexpectedMessage*>(entry);  // NOLINT: first member
   status->source = entry->source;
   status->tag = entry->tag;
   status->error = 0;
@@ -643,15 +668,18 @@ bool Engine::iprobe(std::uint16_t context_id, std::int32_t source, std::int32_t 
   return true;
 }
 
-UnexpectedMessage* Engine::improbe(std::uint16_t context_id, std::int32_t source,
-                                   std::int32_t tag, Status* status) {
+UnexpectedMessage* Engine::improbe(std::uint16_t context_id,
+                                   std::int32_t source, std::int32_t tag,
+                                   Status* status) {
   progress();
   ProgressLock lock(progress_mutex_, config_.thread_multiple);
-  matching::UnexpectedEntry* entry = match_.match_unexpected(context_id, source, tag, false);
+  matching::UnexpectedEntry* entry =
+      match_.match_unexpected(context_id, source, tag, false);
   if (entry == nullptr) {
     return nullptr;
   }
-  auto* message = reinterpret_cast<UnexpectedMessage*>(entry);  // NOLINT: first member
+  auto* message =
+      reinterpret_cast<UnexpectedMessage*>(entry);  // NOLINT: first member
   status->source = entry->source;
   status->tag = entry->tag;
   status->error = 0;

@@ -43,11 +43,13 @@ struct UnexpectedMessage;
 
 struct EngineConfig {
   std::uint32_t my_slot = 0;
-  std::uint32_t world_size = 1;  // ranks of the first world (for the wait policy)
+  std::uint32_t world_size =
+      1;  // ranks of the first world (for the wait policy)
   bool thread_multiple = false;
-  std::size_t ring_eager_max = 1024;   // bytes sent inside ring cells
-  std::size_t eager_max = 64 * 1024;   // rendezvous sends that complete without a match
-  bool oversubscribed = false;         // more ranks than cores: yield and sleep sooner
+  std::size_t ring_eager_max = 1024;  // bytes sent inside ring cells
+  std::size_t eager_max =
+      64 * 1024;  // rendezvous sends that complete without a match
+  bool oversubscribed = false;  // more ranks than cores: yield and sleep sooner
 };
 
 // Called when a request the user no longer holds completes (freed with
@@ -77,19 +79,22 @@ class Engine {
   // buffer when no receive is posted and nothing from that peer is
   // unexpected (so matching order cannot differ), spinning briefly for it.
   // False: nothing happened; take the general path.
-  bool send_now(std::uint32_t peer_slot, std::uint16_t context_id, std::int32_t my_rank,
-                std::int32_t tag, const datatype::Layout& data);
-  bool recv_now(std::uint32_t peer_slot, std::uint16_t context_id, std::int32_t source,
-                std::int32_t tag, const datatype::Layout& buffer, Status* status);
+  bool send_now(std::uint32_t peer_slot, std::uint16_t context_id,
+                std::int32_t my_rank, std::int32_t tag,
+                const datatype::Layout& data);
+  bool recv_now(std::uint32_t peer_slot, std::uint16_t context_id,
+                std::int32_t source, std::int32_t tag,
+                const datatype::Layout& buffer, Status* status);
 
   // Cancels a posted receive that has not matched. False if too late.
   bool cancel_recv(Request& request);
 
   // Probe: the first matching message, left queued (peek) or removed
   // (matched probe; the message then belongs to the caller until mrecv).
-  bool iprobe(std::uint16_t context_id, std::int32_t source, std::int32_t tag, Status* status);
-  UnexpectedMessage* improbe(std::uint16_t context_id, std::int32_t source, std::int32_t tag,
-                             Status* status);
+  bool iprobe(std::uint16_t context_id, std::int32_t source, std::int32_t tag,
+              Status* status);
+  UnexpectedMessage* improbe(std::uint16_t context_id, std::int32_t source,
+                             std::int32_t tag, Status* status);
   void mrecv(UnexpectedMessage* message, Request& request);
 
   // One pass over every source of work. True if anything happened.
@@ -99,7 +104,9 @@ class Engine {
   template <typename Done>
   void wait_until(Done&& done);
   void wait(Request& request) {
-    wait_until([&request] { return request.complete.load(std::memory_order_acquire); });
+    wait_until([&request] {
+      return request.complete.load(std::memory_order_acquire);
+    });
   }
   // Wakes this rank's own sleepers (another thread completed something).
   void wake_self();
@@ -120,17 +127,19 @@ class Engine {
   bool poll_rings();
   bool ring_doorbell_check();
   void activate(std::uint32_t peer_slot);
-  void handle_eager(Peer& peer, const shm_queues::Cell& head, const matching::Envelope& envelope);
+  void handle_eager(Peer& peer, const shm_queues::Cell& head,
+                    const matching::Envelope& envelope);
   void handle_rendezvous(Peer& peer, const shm_queues::Cell& head,
                          const matching::Envelope& envelope);
   void deliver_unexpected(UnexpectedMessage* message, Request& request);
-  void begin_drain(Request& request, std::uint32_t sender, std::uint32_t slot_index,
-                   std::uint64_t total_bytes);
+  void begin_drain(Request& request, std::uint32_t sender,
+                   std::uint32_t slot_index, std::uint64_t total_bytes);
   bool drain_requests();
   bool drain_unexpected();
   // Copies every published chunk; returns true when the transfer is whole.
-  bool drain_slot(std::uint32_t sender, std::uint32_t slot_index, std::uint64_t& consumed,
-                  std::uint64_t total_bytes, const datatype::Layout& destination);
+  bool drain_slot(std::uint32_t sender, std::uint32_t slot_index,
+                  std::uint64_t& consumed, std::uint64_t total_bytes,
+                  const datatype::Layout& destination);
   void complete(Request& request);
   void release_cells(Peer& peer, std::uint32_t cells);
   void finish_recv(Request& request, std::int32_t source, std::int32_t tag,
@@ -140,8 +149,9 @@ class Engine {
 
   // Send side.
   bool try_push_eager(Peer& peer, Request& request);
-  bool push_eager(Peer& peer, std::uint16_t context_id, std::int32_t my_rank, std::int32_t tag,
-                  const datatype::Layout& data, const Request* sync_request);
+  bool push_eager(Peer& peer, std::uint16_t context_id, std::int32_t my_rank,
+                  std::int32_t tag, const datatype::Layout& data,
+                  const Request* sync_request);
   bool try_push_rendezvous(Peer& peer, Request& request);
   bool try_push(Peer& peer, Request& request);
   bool start_rendezvous(Request& request);
@@ -167,17 +177,20 @@ class Engine {
   std::vector<std::uint32_t> active_;         // peers whose rings we poll
   std::vector<std::uint32_t> queued_peers_;   // peers with queued sends
   std::vector<Request*> rendezvous_sends_;
-  std::vector<std::uint32_t> retiring_slots_;  // completed sends whose slot is still read
+  std::vector<std::uint32_t>
+      retiring_slots_;  // completed sends whose slot is still read
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::uint32_t> slot_generation_;
-  std::vector<Request*> draining_;                   // matched rendezvous receives
-  std::vector<UnexpectedMessage*> draining_unexpected_;  // eager rendezvous, unmatched
+  std::vector<Request*> draining_;  // matched rendezvous receives
+  std::vector<UnexpectedMessage*>
+      draining_unexpected_;  // eager rendezvous, unmatched
   std::vector<UnexpectedMessage*> unexpected_pool_;
   std::vector<Request*> sync_acks_pending_;  // acks queued behind a full ring
   matching::MatchEngine match_;
   std::mutex progress_mutex_;
   std::uint32_t doorbell_words_ = 1;
-  int keep_free_unmatched_ = 0;   // chunks an unmatched transfer must leave in a pool
+  int keep_free_unmatched_ =
+      0;  // chunks an unmatched transfer must leave in a pool
   std::uint64_t max_unmatched_chunks_ = 0;
 
   Peer& peer(std::uint32_t slot) { return *peers_[slot]; }

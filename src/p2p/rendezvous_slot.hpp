@@ -34,7 +34,8 @@ struct RendezvousSlot {
   // Description line: written by the sender before the envelope is pushed
   // (published to the receiver by the ring's release).
   alignas(kFalseSharingRange) std::uint64_t total_bytes;
-  std::uint64_t source_heap_offset;  // kNoHeapOffset unless the buffer is in the heap
+  std::uint64_t
+      source_heap_offset;  // kNoHeapOffset unless the buffer is in the heap
   std::uint32_t generation;
   std::uint32_t chunk_bytes;
   // Publish line: written by the sender.

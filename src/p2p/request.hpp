@@ -19,11 +19,16 @@ namespace shmpi::p2p {
 struct UnexpectedMessage;
 
 enum class RequestKind : std::uint8_t { kSend, kRecv };
-enum class SendMode : std::uint8_t { kStandard, kSynchronous, kReady, kBuffered };
+enum class SendMode : std::uint8_t {
+  kStandard,
+  kSynchronous,
+  kReady,
+  kBuffered
+};
 
 enum class SendState : std::uint8_t {
   kIdle,
-  kRendezvous,        // slot taken, chunks being filled; envelope not yet pushed
+  kRendezvous,  // slot taken, chunks being filled; envelope not yet pushed
   kRendezvousPushed,  // envelope in the ring; waiting for done
 };
 
@@ -41,26 +46,28 @@ struct Request {
   RequestKind kind = RequestKind::kSend;
   SendMode mode = SendMode::kStandard;
   bool persistent = false;
-  bool active = false;        // persistent: started and not yet completed by a wait
-  bool user_freed = false;    // MPI_Request_free while still in flight
-  bool internal = false;      // created by the library (buffered-send copy)
+  bool active = false;  // persistent: started and not yet completed by a wait
+  bool user_freed = false;  // MPI_Request_free while still in flight
+  bool internal = false;    // created by the library (buffered-send copy)
   std::atomic<bool> complete{false};
 
   // What the operation is about.
-  datatype::Layout layout;       // send data, or receive buffer capacity
-  std::int32_t peer = 0;         // comm rank, MPI_ANY_SOURCE or MPI_PROC_NULL
+  datatype::Layout layout;  // send data, or receive buffer capacity
+  std::int32_t peer = 0;    // comm rank, MPI_ANY_SOURCE or MPI_PROC_NULL
   std::int32_t tag = 0;
-  std::int32_t my_rank = 0;      // sender's rank in the communicator
+  std::int32_t my_rank = 0;  // sender's rank in the communicator
   std::uint16_t context_id = 0;
-  std::uint32_t peer_slot = 0;   // segment slot of the peer (sends)
-  void* comm = nullptr;          // the MPI-layer communicator (error handler)
-  void* user_object = nullptr;   // MPI layer's bookkeeping (datatype refs, bsend block)
+  std::uint32_t peer_slot = 0;  // segment slot of the peer (sends)
+  void* comm = nullptr;         // the MPI-layer communicator (error handler)
+  void* user_object =
+      nullptr;  // MPI layer's bookkeeping (datatype refs, bsend block)
 
   Status status;
 
   // Receive side.
   matching::PostedEntry posted;
-  UnexpectedMessage* waiting_on = nullptr;  // matched an unexpected message still draining
+  UnexpectedMessage* waiting_on =
+      nullptr;  // matched an unexpected message still draining
   // Rendezvous receive (draining chunks from the sender's slot).
   std::uint32_t rndv_sender = 0;
   std::uint32_t rndv_slot = 0;
@@ -74,7 +81,8 @@ struct Request {
   std::uint64_t chunks_published = 0;
   std::uint64_t chunks_total = 0;
   bool eager_rendezvous = false;  // completes once every chunk is published
-  bool sync_ack = false;          // internal: carries a synchronous-send acknowledgement
+  bool sync_ack =
+      false;  // internal: carries a synchronous-send acknowledgement
   std::uint64_t ack_cookie = 0;
 
   Status* status_out() { return &status; }

@@ -22,14 +22,15 @@ void Engine::ring_doorbell(std::uint32_t receiver) {
   const std::uint32_t me = config_.my_slot;
   // Release: pairs with the receiver's acquire exchange; it then polls our
   // ring and finds the published cell.
-  target.doorbell[me / 64].fetch_or(std::uint64_t{1} << (me % 64), std::memory_order_release);
+  target.doorbell[me / 64].fetch_or(std::uint64_t{1} << (me % 64),
+                                    std::memory_order_release);
   segment::wake_if_sleeping(target);
 }
 
 bool Engine::try_push_eager(Peer& p, Request& request) {
   const bool sync = request.mode == SendMode::kSynchronous;
-  return push_eager(p, request.context_id, request.my_rank, request.tag, request.layout,
-                    sync ? &request : nullptr);
+  return push_eager(p, request.context_id, request.my_rank, request.tag,
+                    request.layout, sync ? &request : nullptr);
 }
 
 bool Engine::push_eager(Peer& p, std::uint16_t context_id, std::int32_t my_rank,
@@ -43,22 +44,30 @@ bool Engine::push_eager(Peer& p, std::uint16_t context_id, std::int32_t my_rank,
     return false;
   }
   Cell& head = p.producer.cell(0);
-  Envelope envelope{Protocol::kEager, sync ? std::uint8_t{matching::kFlagSync} : std::uint8_t{0},
-                    context_id, my_rank, tag, 0, 0};
+  Envelope envelope{Protocol::kEager,
+                    sync ? std::uint8_t{matching::kFlagSync} : std::uint8_t{0},
+                    context_id,
+                    my_rank,
+                    tag,
+                    0,
+                    0};
   envelope.set_length(length);
   matching::write_envelope(head, envelope);
   if (sync) {
-    auto cookie = reinterpret_cast<std::uint64_t>(sync_request);  // NOLINT: echoed back to us
+    auto cookie = reinterpret_cast<std::uint64_t>(
+        sync_request);  // NOLINT: echoed back to us
     std::memcpy(matching::head_payload(head), &cookie, sizeof cookie);
   }
-  std::size_t first = std::min<std::uint64_t>(length, matching::kHeadPayloadBytes - skip);
+  std::size_t first =
+      std::min<std::uint64_t>(length, matching::kHeadPayloadBytes - skip);
   datatype::pack(data, 0, matching::head_payload(head) + skip, first);
   std::uint64_t offset = first;
   for (std::uint32_t k = 1; k < cells; ++k) {
     Cell& cell = p.producer.cell(k);
     // Relaxed: published by the head cell's release in publish().
     cell.seq.store(shm_queues::kContinuation, std::memory_order_relaxed);
-    std::size_t n = std::min<std::uint64_t>(length - offset, matching::kContinuationPayloadBytes);
+    std::size_t n = std::min<std::uint64_t>(
+        length - offset, matching::kContinuationPayloadBytes);
     datatype::pack(data, offset, cell.body, n);
     offset += n;
   }
@@ -68,13 +77,15 @@ bool Engine::push_eager(Peer& p, std::uint16_t context_id, std::int32_t my_rank,
   return true;
 }
 
-bool Engine::send_now(std::uint32_t peer_slot, std::uint16_t context_id, std::int32_t my_rank,
-                      std::int32_t tag, const datatype::Layout& data) {
+bool Engine::send_now(std::uint32_t peer_slot, std::uint16_t context_id,
+                      std::int32_t my_rank, std::int32_t tag,
+                      const datatype::Layout& data) {
   if (config_.thread_multiple || data.bytes > config_.ring_eager_max) {
     return false;
   }
   Peer& p = peer(peer_slot);
-  return p.queue_head == nullptr && push_eager(p, context_id, my_rank, tag, data, nullptr);
+  return p.queue_head == nullptr &&
+         push_eager(p, context_id, my_rank, tag, data, nullptr);
 }
 
 bool Engine::try_push_rendezvous(Peer& p, Request& request) {
@@ -92,11 +103,17 @@ bool Engine::try_push_rendezvous(Peer& p, Request& request) {
   if (request.eager_rendezvous) {
     flags |= matching::kFlagEagerRendezvous;
   }
-  Envelope envelope{Protocol::kRendezvous, flags, request.context_id, request.my_rank,
-                    request.tag, 0, 0};
+  Envelope envelope{Protocol::kRendezvous,
+                    flags,
+                    request.context_id,
+                    request.my_rank,
+                    request.tag,
+                    0,
+                    0};
   envelope.set_length(request.layout.bytes);
   matching::write_envelope(head, envelope);
-  std::memcpy(matching::head_payload(head), &request.slot_index, sizeof request.slot_index);
+  std::memcpy(matching::head_payload(head), &request.slot_index,
+              sizeof request.slot_index);
   if (p.producer.publish(1)) {
     ring_doorbell(p.slot);
   }
@@ -112,7 +129,8 @@ bool Engine::try_push(Peer& p, Request& request) {
     Cell& head = p.producer.cell(0);
     Envelope envelope{Protocol::kSyncAck, 0, 0, 0, 0, 0, 0};
     matching::write_envelope(head, envelope);
-    std::memcpy(matching::head_payload(head), &request.ack_cookie, sizeof request.ack_cookie);
+    std::memcpy(matching::head_payload(head), &request.ack_cookie,
+                sizeof request.ack_cookie);
     if (p.producer.publish(1)) {
       ring_doorbell(p.slot);
     }
@@ -187,7 +205,8 @@ void Engine::send_sync_ack(std::uint32_t peer_slot, std::uint64_t cookie) {
   if (config_.thread_multiple) {
     lock.lock();
   }
-  if (p.queue_head == nullptr && (p.producer.has_room(1) || p.producer.want_room(1))) {
+  if (p.queue_head == nullptr &&
+      (p.producer.has_room(1) || p.producer.want_room(1))) {
     Cell& head = p.producer.cell(0);
     Envelope envelope{Protocol::kSyncAck, 0, 0, 0, 0, 0, 0};
     matching::write_envelope(head, envelope);
@@ -219,7 +238,8 @@ bool Engine::start_rendezvous(Request& request) {
   s.generation = ++slot_generation_[request.slot_index];
   s.chunk_bytes = chunk_bytes;
   s.source_heap_offset =
-      (request.layout.map == nullptr && segment_.in_heap(request.layout.base, request.layout.bytes))
+      (request.layout.map == nullptr &&
+       segment_.in_heap(request.layout.base, request.layout.bytes))
           ? segment_.offset_of(request.layout.base)
           : kNoHeapOffset;
   // Relaxed: all of these are published to the receiver by the ring's
@@ -230,9 +250,9 @@ bool Engine::start_rendezvous(Request& request) {
   s.consumed.store(0, std::memory_order_relaxed);
   request.chunks_published = 0;
   request.chunks_total = (request.layout.bytes + chunk_bytes - 1) / chunk_bytes;
-  request.eager_rendezvous =
-      request.mode != SendMode::kSynchronous && request.layout.bytes <= config_.eager_max &&
-      s.source_heap_offset == kNoHeapOffset;
+  request.eager_rendezvous = request.mode != SendMode::kSynchronous &&
+                             request.layout.bytes <= config_.eager_max &&
+                             s.source_heap_offset == kNoHeapOffset;
   rendezvous_sends_.push_back(&request);
   publish_chunks(request);
   return true;
@@ -261,7 +281,8 @@ bool Engine::publish_chunks(Request& request) {
       const std::uint32_t me = config_.my_slot;
       // Register, then look again: either we see the chunk the receiver
       // returns, or it sees our bit and wakes us (seq_cst on both sides).
-      target.want[me / 64].fetch_or(std::uint64_t{1} << (me % 64), std::memory_order_seq_cst);
+      target.want[me / 64].fetch_or(std::uint64_t{1} << (me % 64),
+                                    std::memory_order_seq_cst);
       std::atomic_thread_fence(std::memory_order_seq_cst);
       id = shm_queues::take_chunk(target, keep_free);
       if (!id) {
@@ -269,9 +290,11 @@ bool Engine::publish_chunks(Request& request) {
       }
     }
     const std::uint64_t offset = request.chunks_published * chunk_bytes;
-    const std::uint64_t n = std::min(chunk_bytes, request.layout.bytes - offset);
+    const std::uint64_t n =
+        std::min(chunk_bytes, request.layout.bytes - offset);
     datatype::pack(request.layout, offset, chunk(request.peer_slot, *id), n);
-    s.chunk_ids[request.chunks_published % kChunkWindow] = static_cast<std::uint8_t>(*id);
+    s.chunk_ids[request.chunks_published % kChunkWindow] =
+        static_cast<std::uint8_t>(*id);
     ++request.chunks_published;
     // Release: the chunk's data and its id are visible before the count.
     s.published.store(request.chunks_published, std::memory_order_release);

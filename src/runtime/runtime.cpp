@@ -52,15 +52,16 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   const bool launched = read_env_u32("SHMPI_SEGMENT_FD", &fd);
   std::unique_ptr<Runtime> runtime;
   if (launched) {
-    if (!read_env_u32("SHMPI_RANK", &rank) || !read_env_u32("SHMPI_SIZE", &size) ||
-        rank >= size) {
+    if (!read_env_u32("SHMPI_RANK", &rank) ||
+        !read_env_u32("SHMPI_SIZE", &size) || rank >= size) {
       return Err{kErrOther, "SHMPI_RANK/SHMPI_SIZE are missing or invalid"};
     }
     auto segment = segment::Segment::attach(static_cast<int>(fd));
     if (!segment) {
       return segment.error();
     }
-    if (segment->header().nranks != size || rank >= segment->layout().config.capacity) {
+    if (segment->header().nranks != size ||
+        rank >= segment->layout().config.capacity) {
       return Err{kErrOther, "SHMPI_SIZE does not match the job's segment"};
     }
     runtime.reset(new Runtime(std::move(segment.value())));
@@ -100,7 +101,8 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
     return prepared.error();
   }
   segment::RankInfo& info = runtime->segment_.rank_info(world.slot);
-  info.pid.store(static_cast<std::int32_t>(::getpid()), std::memory_order_relaxed);
+  info.pid.store(static_cast<std::int32_t>(::getpid()),
+                 std::memory_order_relaxed);
   // Release: our prepared region is published with the state (the barrier
   // below also orders it).
   info.state.store(static_cast<std::uint32_t>(segment::RankState::kRunning),
@@ -112,12 +114,14 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
 }
 
 void Runtime::world_barrier() {
-  auto* block = segment_.at<WorldBarrierBlock>(segment_.layout().scratch_offset);
+  auto* block =
+      segment_.at<WorldBarrierBlock>(segment_.layout().scratch_offset);
   const std::uint64_t epoch = barrier_epoch_;
   ++barrier_epoch_;
   // acq_rel: our prior writes are released to the ranks that pass the
   // barrier, and the last arrival acquires everyone's.
-  if (block->arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == world_.size) {
+  if (block->arrived.fetch_add(1, std::memory_order_acq_rel) + 1 ==
+      world_.size) {
     // Relaxed reset: ordered before the epoch release below, and no rank
     // arrives for the next barrier before it sees the new epoch.
     block->arrived.store(0, std::memory_order_relaxed);
@@ -149,7 +153,8 @@ Result<void> Runtime::finalize() {
 void Runtime::abort_job(int code) {
   segment::SegmentHeader& header = segment_.header();
   header.abort_code.store(code, std::memory_order_relaxed);
-  header.abort_rank.store(static_cast<std::int32_t>(world_.rank), std::memory_order_relaxed);
+  header.abort_rank.store(static_cast<std::int32_t>(world_.rank),
+                          std::memory_order_relaxed);
   // Release: code and rank are visible to whoever sees the flag.
   header.abort_flag.store(1, std::memory_order_release);
   for (std::uint32_t r = 0; r < world_.size; ++r) {

@@ -16,10 +16,10 @@
 namespace shmpi::runtime {
 
 struct WorldInfo {
-  std::uint32_t rank = 0;   // this process's rank in MPI_COMM_WORLD
-  std::uint32_t size = 1;   // ranks in MPI_COMM_WORLD
-  std::uint32_t slot = 0;   // segment slot (== rank for the first world)
-  int thread_level = 0;     // granted level (mpi.h value)
+  std::uint32_t rank = 0;  // this process's rank in MPI_COMM_WORLD
+  std::uint32_t size = 1;  // ranks in MPI_COMM_WORLD
+  std::uint32_t slot = 0;  // segment slot (== rank for the first world)
+  int thread_level = 0;    // granted level (mpi.h value)
   bool thread_multiple = false;
 };
 

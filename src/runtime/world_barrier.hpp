@@ -20,6 +20,7 @@ struct WorldBarrierBlock {
   alignas(kFalseSharingRange) std::atomic<std::uint64_t> epoch;
 };
 static_assert(std::is_standard_layout_v<WorldBarrierBlock>, "shared by offset");
-static_assert(sizeof(WorldBarrierBlock) == 2 * kFalseSharingRange, "one writer per line");
+static_assert(sizeof(WorldBarrierBlock) == 2 * kFalseSharingRange,
+              "one writer per line");
 
 }  // namespace shmpi::runtime

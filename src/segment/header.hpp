@@ -38,7 +38,8 @@ struct SegmentHeader {
   std::atomic<std::int32_t> abort_rank;  // -1: the launcher raised it
 };
 static_assert(std::is_standard_layout_v<SegmentHeader>, "shared by offset");
-static_assert(sizeof(SegmentHeader) <= kPageSize, "the header owns the first page");
+static_assert(sizeof(SegmentHeader) <= kPageSize,
+              "the header owns the first page");
 static_assert(std::atomic<std::uint32_t>::is_always_lock_free &&
                   std::atomic<std::int32_t>::is_always_lock_free &&
                   std::atomic<std::uint64_t>::is_always_lock_free,
@@ -53,7 +54,8 @@ struct alignas(kFalseSharingRange) RankInfo {
   std::int32_t numa_node;
   std::uint64_t gpid;  // (process-group id << 32) | rank in that group
 };
-static_assert(sizeof(RankInfo) == kRankInfoBytes, "layout.hpp reserves 128 B per rank");
+static_assert(sizeof(RankInfo) == kRankInfoBytes,
+              "layout.hpp reserves 128 B per rank");
 
 // Per-rank control block, first in the rank's region.
 //
@@ -71,7 +73,8 @@ struct alignas(kFalseSharingRange) RankControl {
   std::uint32_t reserved;
   std::atomic<std::uint64_t> doorbell[kMaxCapacity / 64];
 };
-static_assert(sizeof(RankControl) <= kRankControlBytes, "layout.hpp reserves 256 B");
+static_assert(sizeof(RankControl) <= kRankControlBytes,
+              "layout.hpp reserves 256 B");
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "address-free");
 
 }  // namespace shmpi::segment

@@ -21,7 +21,8 @@ bool validate_config(const SegmentConfig& config, const char** why) noexcept {
   if (config.capacity > kMaxCapacity) {
     return fail("at most 1024 rank slots are supported");
   }
-  if (config.ring_cells < 8 || (config.ring_cells & (config.ring_cells - 1)) != 0) {
+  if (config.ring_cells < 8 ||
+      (config.ring_cells & (config.ring_cells - 1)) != 0) {
     return fail("ring cells must be a power of two, at least 8");
   }
   if (config.chunk_bytes < kPageSize || config.chunk_bytes % kPageSize != 0) {
@@ -47,11 +48,12 @@ SegmentLayout compute_layout(const SegmentConfig& config) noexcept {
 
   // World collective block: per-rank arrival lines plus a data area of one
   // staging chunk per rank.
-  layout.scratch_bytes = config.scratch_bytes != 0
-                             ? align_up(config.scratch_bytes, kPageSize)
-                             : align_up(kPageSize + capacity * (kFalseSharingRange +
-                                                                config.chunk_bytes),
-                                        kPageSize);
+  layout.scratch_bytes =
+      config.scratch_bytes != 0
+          ? align_up(config.scratch_bytes, kPageSize)
+          : align_up(kPageSize +
+                         capacity * (kFalseSharingRange + config.chunk_bytes),
+                     kPageSize);
   layout.scratch_offset = offset;
   offset += layout.scratch_bytes;
 
@@ -61,12 +63,15 @@ SegmentLayout compute_layout(const SegmentConfig& config) noexcept {
   std::size_t in_region = layout.rings_in_region + capacity * layout.ring_bytes;
   // The pool header sits at the end of its own page so chunks stay page
   // aligned.
-  layout.pool_in_region = align_up(in_region, kPageSize) + kPageSize - kPoolHeaderBytes;
-  layout.pool_bytes = kPoolHeaderBytes + config.chunks_per_rank * std::size_t{config.chunk_bytes};
+  layout.pool_in_region =
+      align_up(in_region, kPageSize) + kPageSize - kPoolHeaderBytes;
+  layout.pool_bytes = kPoolHeaderBytes +
+                      config.chunks_per_rank * std::size_t{config.chunk_bytes};
   in_region = layout.pool_in_region + kPoolHeaderBytes +
               config.chunks_per_rank * std::size_t{config.chunk_bytes};
   layout.slots_in_region = align_up(in_region, kFalseSharingRange);
-  in_region = layout.slots_in_region + config.rendezvous_slots * kRendezvousSlotBytes;
+  in_region =
+      layout.slots_in_region + config.rendezvous_slots * kRendezvousSlotBytes;
   layout.region_bytes = align_up(in_region, kPageSize);
 
   layout.regions_offset = offset;

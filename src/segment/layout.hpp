@@ -4,13 +4,14 @@
 // and the ranks (which attach to it). Offsets only, never pointers.
 //
 //   0                 SegmentHeader              one page
-//   rank_table        RankInfo[capacity]         128 B each, written by its rank
-//   scratch           collective scratch area    (world block for now)
-//   regions           RankRegion[capacity]       page aligned, one per rank slot:
+//   rank_table        RankInfo[capacity]         128 B each, written by its
+//   rank scratch           collective scratch area    (world block for now)
+//   regions           RankRegion[capacity]       page aligned, one per rank
+//   slot:
 //        +0             RankControl              wake word + doorbell bitmap
 //        +rings         Ring[capacity]           incoming ring from each sender
-//        +pool          chunk bitmap + chunks    staging chunks owned by this rank
-//        +slots         RendezvousSlot[slots]    large sends by this rank
+//        +pool          chunk bitmap + chunks    staging chunks owned by this
+//        rank +slots         RendezvousSlot[slots]    large sends by this rank
 //   heap              shared heap (Boost.Interprocess managed buffer)
 //
 // Each rank first-touches (MADV_POPULATE_WRITE) its own region, so the rings
@@ -23,7 +24,8 @@
 
 namespace shmpi::segment {
 
-inline constexpr std::uint64_t kSegmentMagic = 0x73686d70692d7367ULL;  // "shmpi-sg"
+inline constexpr std::uint64_t kSegmentMagic =
+    0x73686d70692d7367ULL;  // "shmpi-sg"
 inline constexpr std::uint32_t kLayoutVersion = 1;
 inline constexpr std::uint32_t kMaxCapacity = 1024;  // doorbell bitmap width
 
@@ -37,13 +39,14 @@ inline constexpr std::size_t kPoolHeaderBytes = 256;
 inline constexpr std::size_t kRendezvousSlotBytes = 1024;
 
 struct SegmentConfig {
-  std::uint32_t nranks = 1;        // ranks of the first world
-  std::uint32_t capacity = 1;      // rank slots (universe size), >= nranks
-  std::uint32_t ring_cells = 64;   // cells per ring (power of two)
-  std::uint32_t chunk_bytes = 64 * 1024;  // staging chunk size (multiple of 4 KiB)
-  std::uint32_t chunks_per_rank = 32;     // staging chunks per receiver (<= 64)
-  std::uint32_t rendezvous_slots = 64;    // in-segment large-send slots per rank
-  std::uint64_t scratch_bytes = 0;        // 0: computed from capacity
+  std::uint32_t nranks = 1;       // ranks of the first world
+  std::uint32_t capacity = 1;     // rank slots (universe size), >= nranks
+  std::uint32_t ring_cells = 64;  // cells per ring (power of two)
+  std::uint32_t chunk_bytes =
+      64 * 1024;                       // staging chunk size (multiple of 4 KiB)
+  std::uint32_t chunks_per_rank = 32;  // staging chunks per receiver (<= 64)
+  std::uint32_t rendezvous_slots = 64;  // in-segment large-send slots per rank
+  std::uint64_t scratch_bytes = 0;      // 0: computed from capacity
   std::uint64_t heap_bytes = 256ULL << 20;  // shared heap (sparse until used)
 };
 

@@ -22,12 +22,13 @@ namespace shmpi::segment {
 
 namespace {
 
-constexpr int kErrNoMem = 39;   // MPI_ERR_NO_MEM (mpi.h)
-constexpr int kErrOther = 16;   // MPI_ERR_OTHER
-constexpr int kErrArg = 13;     // MPI_ERR_ARG
+constexpr int kErrNoMem = 39;  // MPI_ERR_NO_MEM (mpi.h)
+constexpr int kErrOther = 16;  // MPI_ERR_OTHER
+constexpr int kErrArg = 13;    // MPI_ERR_ARG
 
 std::byte* map_fd(int fd, std::size_t bytes) {
-  void* address = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void* address =
+      ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   return address == MAP_FAILED ? nullptr : static_cast<std::byte*>(address);
 }
 
@@ -61,7 +62,8 @@ void Segment::release() noexcept {
   fd_ = -1;
 }
 
-Result<Segment> Segment::create(const SegmentConfig& config, std::int32_t launcher_pid) {
+Result<Segment> Segment::create(const SegmentConfig& config,
+                                std::int32_t launcher_pid) {
   const char* why = nullptr;
   if (!validate_config(config, &why)) {
     return Err{kErrArg, why};
@@ -73,7 +75,8 @@ Result<Segment> Segment::create(const SegmentConfig& config, std::int32_t launch
     return Err{kErrOther, "memfd_create failed"};
   }
   segment.owns_fd_ = true;
-  if (::ftruncate(segment.fd_, static_cast<off_t>(segment.layout_.total_bytes)) != 0) {
+  if (::ftruncate(segment.fd_,
+                  static_cast<off_t>(segment.layout_.total_bytes)) != 0) {
     return Err{kErrNoMem, "cannot size the shared segment (ftruncate failed)"};
   }
   segment.base_ = map_fd(segment.fd_, segment.layout_.total_bytes);
@@ -82,8 +85,8 @@ Result<Segment> Segment::create(const SegmentConfig& config, std::int32_t launch
   }
   // The header page and the rank table are small and touched by everyone:
   // populate them here so a shortage shows before any rank starts.
-  if (auto populated = segment.populate(0, segment.layout_.scratch_offset +
-                                               segment.layout_.scratch_bytes);
+  if (auto populated = segment.populate(
+          0, segment.layout_.scratch_offset + segment.layout_.scratch_bytes);
       !populated) {
     return populated.error();
   }
@@ -92,16 +95,18 @@ Result<Segment> Segment::create(const SegmentConfig& config, std::int32_t launch
   header->layout_version = kLayoutVersion;
   header->nranks = config.nranks;
   header->size_bytes = segment.layout_.total_bytes;
-  header->job_id = static_cast<std::uint64_t>(
-                       std::chrono::steady_clock::now().time_since_epoch().count()) ^
-                   (static_cast<std::uint64_t>(::getpid()) << 40);
+  header->job_id =
+      static_cast<std::uint64_t>(
+          std::chrono::steady_clock::now().time_since_epoch().count()) ^
+      (static_cast<std::uint64_t>(::getpid()) << 40);
   header->launcher_pid = launcher_pid;
   header->config = config;
   header->abort_flag.store(0, std::memory_order_relaxed);
   header->abort_code.store(0, std::memory_order_relaxed);
   header->abort_rank.store(-1, std::memory_order_relaxed);
   for (std::uint32_t rank = 0; rank < config.capacity; ++rank) {
-    auto* info = new (segment.base_ + segment.layout_.rank_info_offset(rank)) RankInfo{};
+    auto* info =
+        new (segment.base_ + segment.layout_.rank_info_offset(rank)) RankInfo{};
     info->pid.store(0, std::memory_order_relaxed);
     info->state.store(static_cast<std::uint32_t>(RankState::kEmpty),
                       std::memory_order_relaxed);
@@ -110,8 +115,9 @@ Result<Segment> Segment::create(const SegmentConfig& config, std::int32_t launch
     info->gpid = rank;  // process group 0, rank in it
   }
   try {
-    segment.heap_ = SharedHeap::create(segment.base_ + segment.layout_.heap_offset,
-                                       segment.layout_.heap_bytes);
+    segment.heap_ =
+        SharedHeap::create(segment.base_ + segment.layout_.heap_offset,
+                           segment.layout_.heap_bytes);
   } catch (...) {
     return Err{kErrNoMem, "cannot build the shared heap"};
   }
@@ -122,7 +128,7 @@ Result<Segment> Segment::create(const SegmentConfig& config, std::int32_t launch
 }
 
 Result<Segment> Segment::attach(int fd) {
-  struct stat info{};
+  struct stat info {};
   if (::fstat(fd, &info) != 0 || info.st_size < static_cast<off_t>(kPageSize)) {
     ::close(fd);
     return Err{kErrOther, "SHMPI_SEGMENT_FD does not name a shmpi segment"};
@@ -136,10 +142,13 @@ Result<Segment> Segment::attach(int fd) {
     return Err{kErrNoMem, "cannot map the shared segment"};
   }
   const auto& header = *reinterpret_cast<const SegmentHeader*>(segment.base_);
-  if (header.magic != kSegmentMagic || header.layout_version != kLayoutVersion) {
+  if (header.magic != kSegmentMagic ||
+      header.layout_version != kLayoutVersion) {
     ::munmap(segment.base_, size);
     segment.base_ = nullptr;
-    return Err{kErrOther, "shared segment has a different layout version (mixed shmpi builds?)"};
+    return Err{
+        kErrOther,
+        "shared segment has a different layout version (mixed shmpi builds?)"};
   }
   segment.layout_ = compute_layout(header.config);
   if (segment.layout_.total_bytes != size || header.size_bytes != size) {
@@ -148,8 +157,9 @@ Result<Segment> Segment::attach(int fd) {
     return Err{kErrOther, "shared segment size does not match its layout"};
   }
   try {
-    segment.heap_ = SharedHeap::open(segment.base_ + segment.layout_.heap_offset,
-                                     segment.layout_.heap_bytes);
+    segment.heap_ =
+        SharedHeap::open(segment.base_ + segment.layout_.heap_offset,
+                         segment.layout_.heap_bytes);
   } catch (...) {
     return Err{kErrOther, "cannot attach to the shared heap"};
   }
@@ -171,7 +181,9 @@ Result<void> Segment::populate(std::size_t offset, std::size_t bytes) const {
     }
     return {};
   }
-  return Err{kErrNoMem, "not enough memory for the shared segment (MADV_POPULATE_WRITE failed)"};
+  return Err{
+      kErrNoMem,
+      "not enough memory for the shared segment (MADV_POPULATE_WRITE failed)"};
 }
 
 Result<void> Segment::populate_rank_region(std::uint32_t rank) const {

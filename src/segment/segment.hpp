@@ -22,7 +22,8 @@ class Segment {
   // Creates the memfd (close-on-exec; the launcher clears that flag in each
   // child), sizes it, maps it and writes the header and rank table. Memory is
   // not populated here: each rank populates its own region.
-  static Result<Segment> create(const SegmentConfig& config, std::int32_t launcher_pid);
+  static Result<Segment> create(const SegmentConfig& config,
+                                std::int32_t launcher_pid);
   // Maps an inherited descriptor and checks magic, version and size. Takes
   // ownership of `fd`: it is closed with the segment, or at once on failure.
   static Result<Segment> attach(int fd);
@@ -43,7 +44,9 @@ class Segment {
   int fd() const { return fd_; }
   std::byte* base() const { return base_; }
   const SegmentLayout& layout() const { return layout_; }
-  SegmentHeader& header() const { return *reinterpret_cast<SegmentHeader*>(base_); }
+  SegmentHeader& header() const {
+    return *reinterpret_cast<SegmentHeader*>(base_);
+  }
   RankInfo& rank_info(std::uint32_t rank) const {
     return *reinterpret_cast<RankInfo*>(base_ + layout_.rank_info_offset(rank));
   }

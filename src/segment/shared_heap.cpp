@@ -12,11 +12,11 @@ namespace shmpi::segment {
 
 namespace bip = boost::interprocess;
 
-// managed_external_buffer's default allocator takes no lock (null_mutex_family):
-// every rank allocates from this heap, so use the process-shared mutex family.
-using LockedExternalBuffer =
-    bip::basic_managed_external_buffer<char, bip::rbtree_best_fit<bip::mutex_family>,
-                                       bip::iset_index>;
+// managed_external_buffer's default allocator takes no lock
+// (null_mutex_family): every rank allocates from this heap, so use the
+// process-shared mutex family.
+using LockedExternalBuffer = bip::basic_managed_external_buffer<
+    char, bip::rbtree_best_fit<bip::mutex_family>, bip::iset_index>;
 
 struct SharedHeap::Impl {
   LockedExternalBuffer buffer;
@@ -43,7 +43,8 @@ std::unique_ptr<SharedHeap> SharedHeap::open(void* base, std::size_t bytes) {
 
 void* SharedHeap::allocate(std::size_t bytes) noexcept {
   try {
-    return impl_->buffer.allocate_aligned(bytes == 0 ? 1 : bytes, 64, std::nothrow);
+    return impl_->buffer.allocate_aligned(bytes == 0 ? 1 : bytes, 64,
+                                          std::nothrow);
   } catch (...) {
     return nullptr;
   }

@@ -32,7 +32,8 @@ inline void wake_if_sleeping(RankControl& target) noexcept {
   // seq_cst fence: our event store must be visible before we read the
   // sleeper count (pairs with the fence in sleep_until_woken()).
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if ((target.wake_word.load(std::memory_order_relaxed) & kSleeperMask) != 0) [[unlikely]] {
+  if ((target.wake_word.load(std::memory_order_relaxed) & kSleeperMask) != 0)
+      [[unlikely]] {
     wake_now(target);
   }
 }
@@ -40,10 +41,12 @@ inline void wake_if_sleeping(RankControl& target) noexcept {
 // Sleeps on the caller's own wake word until woken or timeout_ns passes,
 // unless ready() is already true after announcing the sleep.
 template <typename Ready>
-void sleep_until_woken(RankControl& own, std::int64_t timeout_ns, Ready&& ready) noexcept {
+void sleep_until_woken(RankControl& own, std::int64_t timeout_ns,
+                       Ready&& ready) noexcept {
   // seq_cst RMW + fence: the announcement is visible before we re-check
   // (pairs with the fence in wake_if_sleeping()).
-  std::uint32_t seen = own.wake_word.fetch_add(1, std::memory_order_seq_cst) + 1;
+  std::uint32_t seen =
+      own.wake_word.fetch_add(1, std::memory_order_seq_cst) + 1;
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (!ready()) {
     base::futex_wait(own.wake_word, seen, timeout_ns);

@@ -26,9 +26,11 @@ struct ChunkPoolShared {
   alignas(kFalseSharingRange) std::atomic<std::uint64_t> free_mask;
   // Want line: bit s set by sender s when it found the pool empty; cleared
   // (exchange) by the owner, who then wakes those senders.
-  alignas(kFalseSharingRange) std::atomic<std::uint64_t> want[segment::kMaxCapacity / 64];
+  alignas(kFalseSharingRange)
+      std::atomic<std::uint64_t> want[segment::kMaxCapacity / 64];
 };
-static_assert(sizeof(ChunkPoolShared) == segment::kPoolHeaderBytes, "layout.hpp reserves 256 B");
+static_assert(sizeof(ChunkPoolShared) == segment::kPoolHeaderBytes,
+              "layout.hpp reserves 256 B");
 static_assert(std::is_standard_layout_v<ChunkPoolShared>, "shared by offset");
 
 inline std::uint64_t all_chunks_mask(std::uint32_t chunks) {
@@ -36,8 +38,8 @@ inline std::uint64_t all_chunks_mask(std::uint32_t chunks) {
 }
 
 // Takes the lowest free chunk if more than `keep_free` chunks are free.
-[[nodiscard]] inline std::optional<std::uint32_t> take_chunk(ChunkPoolShared& pool,
-                                                             int keep_free) noexcept {
+[[nodiscard]] inline std::optional<std::uint32_t> take_chunk(
+    ChunkPoolShared& pool, int keep_free) noexcept {
   // Relaxed: the CAS below is the synchronising operation.
   std::uint64_t mask = pool.free_mask.load(std::memory_order_relaxed);
   while (mask != 0) {
@@ -46,7 +48,8 @@ inline std::uint64_t all_chunks_mask(std::uint32_t chunks) {
     }
     std::uint64_t lowest = mask & (~mask + 1);
     // Acquire: pairs with the owner's release in return_chunks().
-    if (pool.free_mask.compare_exchange_weak(mask, mask & ~lowest, std::memory_order_acquire,
+    if (pool.free_mask.compare_exchange_weak(mask, mask & ~lowest,
+                                             std::memory_order_acquire,
                                              std::memory_order_relaxed)) {
       return static_cast<std::uint32_t>(std::countr_zero(lowest));
     }
@@ -54,7 +57,8 @@ inline std::uint64_t all_chunks_mask(std::uint32_t chunks) {
   return std::nullopt;
 }
 
-inline void return_chunks(ChunkPoolShared& pool, std::uint64_t chunks) noexcept {
+inline void return_chunks(ChunkPoolShared& pool,
+                          std::uint64_t chunks) noexcept {
   // Release: our reads of the chunks' data happen before a sender refills them.
   pool.free_mask.fetch_or(chunks, std::memory_order_release);
 }

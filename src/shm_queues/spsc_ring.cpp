@@ -7,20 +7,23 @@ namespace shmpi::shm_queues {
 
 namespace {
 Cell* cells_of(std::byte* ring_memory) {
-  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): segment memory by offset
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): segment memory
+  // by offset
   return reinterpret_cast<Cell*>(ring_memory + segment::kRingHeaderBytes);
 }
 }  // namespace
 
 RingProducer::RingProducer(std::byte* ring_memory, std::uint32_t cells)
-    : shared_(reinterpret_cast<RingShared*>(ring_memory)),  // NOLINT: segment offset
+    : shared_(reinterpret_cast<RingShared*>(
+          ring_memory)),  // NOLINT: segment offset
       cells_(cells_of(ring_memory)),
       capacity_(cells),
       mask_(cells - 1),
       log2_cells_(static_cast<unsigned>(std::countr_zero(cells))) {}
 
 RingConsumer::RingConsumer(std::byte* ring_memory, std::uint32_t cells)
-    : shared_(reinterpret_cast<RingShared*>(ring_memory)),  // NOLINT: segment offset
+    : shared_(reinterpret_cast<RingShared*>(
+          ring_memory)),  // NOLINT: segment offset
       cells_(cells_of(ring_memory)),
       mask_(cells - 1),
       log2_cells_(static_cast<unsigned>(std::countr_zero(cells))),
@@ -48,7 +51,8 @@ bool RingConsumer::try_park() noexcept {
 
 void RingConsumer::park_initial(std::byte* ring_memory) noexcept {
   // Relaxed: runs before the start-up barrier, which publishes it.
-  cells_of(ring_memory)[0].seq.store(seq_parked(0, 0), std::memory_order_relaxed);
+  cells_of(ring_memory)[0].seq.store(seq_parked(0, 0),
+                                     std::memory_order_relaxed);
 }
 
 }  // namespace shmpi::shm_queues

@@ -44,12 +44,15 @@
 namespace shmpi::shm_queues {
 
 struct alignas(kCacheLineSize) Cell {
-  static constexpr std::size_t kBodyBytes = kCacheLineSize - sizeof(std::uint32_t);
+  static constexpr std::size_t kBodyBytes =
+      kCacheLineSize - sizeof(std::uint32_t);
   std::atomic<std::uint32_t> seq;
   std::byte body[kBodyBytes];
 };
-static_assert(sizeof(Cell) == segment::kCellBytes, "one cell is one cache line");
-static_assert(std::atomic<std::uint32_t>::is_always_lock_free, "address-free atomics");
+static_assert(sizeof(Cell) == segment::kCellBytes,
+              "one cell is one cache line");
+static_assert(std::atomic<std::uint32_t>::is_always_lock_free,
+              "address-free atomics");
 
 // The shared part of a ring, at SegmentLayout::ring_offset(sender, receiver).
 struct RingShared {
@@ -102,7 +105,9 @@ class RingProducer {
     return true;
   }
   // The cell at write position + k (k < cells reserved with has_room()).
-  Cell& cell(std::uint32_t k) noexcept { return cells_[(write_index_ + k) & mask_]; }
+  Cell& cell(std::uint32_t k) noexcept {
+    return cells_[(write_index_ + k) & mask_];
+  }
   // Publishes a message of `cells` cells: the caller has filled cell(0)'s
   // body and cells 1..cells-1 (whose seq it set to kContinuation, relaxed).
   // Returns true if the consumer had parked this ring (ring its doorbell).
@@ -110,8 +115,8 @@ class RingProducer {
     Cell& head = cells_[write_index_ & mask_];
     // Release: publishes head's body and the continuation cells. Acquire:
     // orders our later doorbell store after seeing the consumer's park.
-    std::uint32_t previous =
-        head.seq.exchange(seq_full(write_index_, log2_cells_), std::memory_order_acq_rel);
+    std::uint32_t previous = head.seq.exchange(
+        seq_full(write_index_, log2_cells_), std::memory_order_acq_rel);
     bool was_parked = previous == seq_parked(write_index_, log2_cells_);
     write_index_ += cells;
     return was_parked;
@@ -156,7 +161,8 @@ class RingConsumer {
     const Cell& head = cells_[read_index_ & mask_];
     // Acquire: pairs with the producer's exchange in publish(); the body and
     // the continuation cells are visible once the sequence is full(i).
-    if (head.seq.load(std::memory_order_acquire) == seq_full(read_index_, log2_cells_)) {
+    if (head.seq.load(std::memory_order_acquire) ==
+        seq_full(read_index_, log2_cells_)) {
       return &head;
     }
     return nullptr;

@@ -24,7 +24,8 @@ struct Engine::Peer {
 // Takes the mutex only when the program asked for MPI_THREAD_MULTIPLE.
 class Engine::ProgressLock {
  public:
-  ProgressLock(std::mutex& mutex, bool enabled) : mutex_(enabled ? &mutex : nullptr) {
+  ProgressLock(std::mutex& mutex, bool enabled)
+      : mutex_(enabled ? &mutex : nullptr) {
     if (mutex_ != nullptr) {
       mutex_->lock();
     }
