@@ -282,6 +282,40 @@ extern "C" int PMPI_Startall(int count, MPI_Request requests[]) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Startall);
 
+namespace {
+
+// Starts the receive, then the send, and waits for both (MPI_Sendrecv and
+// MPI_Sendrecv_replace, whose send data the caller has already copied).
+int sendrecv(const Operation& send_op, const Operation& recv_op,
+             MPI_Status* status, const char* function) {
+  p2p::Engine& engine = *state().engine;
+  p2p::Request recv;
+  setup_recv(recv, recv_op);
+  if (recv_op.peer == MPI_PROC_NULL) {
+    complete_proc_null(recv);
+  } else {
+    engine.start_recv(recv);
+  }
+  p2p::Request send;
+  setup_send(send, send_op, p2p::SendMode::kStandard);
+  if (send_op.peer == MPI_PROC_NULL) {
+    complete_proc_null(send);
+  } else {
+    engine.start_send(send);
+  }
+  engine.wait_until([&] {
+    return send.complete.load(std::memory_order_acquire) &&
+           recv.complete.load(std::memory_order_acquire);
+  });
+  fill_status(status, recv.status);
+  if (recv.status.error != MPI_SUCCESS) {
+    return fail(recv_op.comm, recv.status.error, function, "message truncated");
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
 extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount,
                              MPI_Datatype sendtype, int dest, int sendtag,
                              void* recvbuf, int recvcount,
@@ -299,31 +333,7 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  p2p::Engine& engine = *state().engine;
-  p2p::Request recv;
-  setup_recv(recv, recv_op);
-  if (source == MPI_PROC_NULL) {
-    complete_proc_null(recv);
-  } else {
-    engine.start_recv(recv);
-  }
-  p2p::Request send;
-  setup_send(send, send_op, p2p::SendMode::kStandard);
-  if (dest == MPI_PROC_NULL) {
-    complete_proc_null(send);
-  } else {
-    engine.start_send(send);
-  }
-  engine.wait_until([&] {
-    return send.complete.load(std::memory_order_acquire) &&
-           recv.complete.load(std::memory_order_acquire);
-  });
-  fill_status(status, recv.status);
-  if (recv.status.error != MPI_SUCCESS) {
-    return fail(recv_op.comm, recv.status.error, "MPI_Sendrecv",
-                "message truncated");
-  }
-  return MPI_SUCCESS;
+  return sendrecv(send_op, recv_op, status, "MPI_Sendrecv");
 }
 SHMPI_PMPI_ALIAS(MPI_Sendrecv);
 
@@ -347,30 +357,6 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count,
   std::vector<std::byte> copy(send_op.layout.bytes);
   datatype::pack(send_op.layout, 0, copy.data(), copy.size());
   send_op.layout = datatype::Layout{copy.data(), copy.size(), nullptr};
-  p2p::Engine& engine = *state().engine;
-  p2p::Request recv;
-  setup_recv(recv, recv_op);
-  if (source == MPI_PROC_NULL) {
-    complete_proc_null(recv);
-  } else {
-    engine.start_recv(recv);
-  }
-  p2p::Request send;
-  setup_send(send, send_op, p2p::SendMode::kStandard);
-  if (dest == MPI_PROC_NULL) {
-    complete_proc_null(send);
-  } else {
-    engine.start_send(send);
-  }
-  engine.wait_until([&] {
-    return send.complete.load(std::memory_order_acquire) &&
-           recv.complete.load(std::memory_order_acquire);
-  });
-  fill_status(status, recv.status);
-  if (recv.status.error != MPI_SUCCESS) {
-    return fail(recv_op.comm, recv.status.error, "MPI_Sendrecv_replace",
-                "message truncated");
-  }
-  return MPI_SUCCESS;
+  return sendrecv(send_op, recv_op, status, "MPI_Sendrecv_replace");
 }
 SHMPI_PMPI_ALIAS(MPI_Sendrecv_replace);

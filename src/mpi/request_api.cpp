@@ -65,6 +65,29 @@ int retire(MPI_Request* handle, p2p::Request* request, MPI_Status* status) {
   return error;
 }
 
+// Retires every request of a completed array (Waitall, Testall).
+int retire_all(int count, MPI_Request requests[], MPI_Status statuses[],
+               const char* function) {
+  bool any_error = false;
+  for (int i = 0; i < count; ++i) {
+    MPI_Status* status =
+        statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    p2p::Request* r = find_request(requests[i]);
+    if (is_idle(requests[i], r)) {
+      empty_status(status);
+      continue;
+    }
+    if (retire(&requests[i], r, status) != MPI_SUCCESS) {
+      any_error = true;
+    }
+  }
+  if (any_error) {
+    return fail(nullptr, MPI_ERR_IN_STATUS, function,
+                "an operation failed; see the statuses' MPI_ERROR");
+  }
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) noexcept {
@@ -144,24 +167,7 @@ extern "C" int PMPI_Waitall(int count, MPI_Request requests[],
     }
     return true;
   });
-  bool any_error = false;
-  for (int i = 0; i < count; ++i) {
-    MPI_Status* status =
-        statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-    p2p::Request* r = find_request(requests[i]);
-    if (is_idle(requests[i], r)) {
-      empty_status(status);
-      continue;
-    }
-    if (retire(&requests[i], r, status) != MPI_SUCCESS) {
-      any_error = true;
-    }
-  }
-  if (any_error) {
-    return fail(nullptr, MPI_ERR_IN_STATUS, "MPI_Waitall",
-                "an operation failed; see the statuses' MPI_ERROR");
-  }
-  return MPI_SUCCESS;
+  return retire_all(count, requests, statuses, "MPI_Waitall");
 }
 SHMPI_PMPI_ALIAS(MPI_Waitall);
 
@@ -186,24 +192,7 @@ extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag,
     }
   }
   *flag = 1;
-  bool any_error = false;
-  for (int i = 0; i < count; ++i) {
-    MPI_Status* status =
-        statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-    p2p::Request* r = find_request(requests[i]);
-    if (is_idle(requests[i], r)) {
-      empty_status(status);
-      continue;
-    }
-    if (retire(&requests[i], r, status) != MPI_SUCCESS) {
-      any_error = true;
-    }
-  }
-  if (any_error) {
-    return fail(nullptr, MPI_ERR_IN_STATUS, "MPI_Testall",
-                "an operation failed; see the statuses' MPI_ERROR");
-  }
-  return MPI_SUCCESS;
+  return retire_all(count, requests, statuses, "MPI_Testall");
 }
 SHMPI_PMPI_ALIAS(MPI_Testall);
 

@@ -16,7 +16,7 @@
 
 #include "segment/header.hpp"
 #include "segment/shared_heap.hpp"
-#include "test_env.hpp"
+#include "support/test_env.hpp"
 
 namespace shmpi::segment {
 namespace {

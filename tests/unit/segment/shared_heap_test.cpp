@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "segment/segment.hpp"
-#include "test_env.hpp"
+#include "support/test_env.hpp"
 
 namespace shmpi::segment {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "segment/header.hpp"
 #include "segment/segment.hpp"
-#include "test_env.hpp"
+#include "support/test_env.hpp"
 
 namespace shmpi::segment {
 namespace {

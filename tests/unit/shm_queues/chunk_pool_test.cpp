@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "test_env.hpp"
+#include "support/test_env.hpp"
 
 namespace shmpi::shm_queues {
 namespace {

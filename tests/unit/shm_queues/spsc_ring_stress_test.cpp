@@ -16,7 +16,7 @@
 #include "segment/segment.hpp"
 #include "segment/wake_word.hpp"
 #include "shm_queues/spsc_ring.hpp"
-#include "test_env.hpp"
+#include "support/test_env.hpp"
 
 namespace shmpi::shm_queues {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Helpers of the shm_queues unit tests: SHMPI_TEST_SCALE and forked children.
+// Helpers of the unit tests: SHMPI_TEST_SCALE and forked children.
 // Children report through their exit status and never return into gtest.
 #pragma once
 
