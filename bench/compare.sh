@@ -241,6 +241,7 @@ steal=$(awk -v a="$ticks_before" -v b="$(cpu_ticks)" 'BEGIN {
 elapsed=$(($(date +%s) - started))
 
 # --- collect: one "impl|test|row|value" line per measurement and repetition -
+shopt -s nullglob  # no run at all leaves an empty table, not an error
 {
   for f in "$work"/raw/*.r*.txt; do
     base=$(basename "$f")
