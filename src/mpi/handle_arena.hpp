@@ -3,7 +3,8 @@
 // one reserved address range, so validating a handle is a range check, an
 // alignment check and a magic word: a garbage handle gets its error class
 // instead of a crash. Freed objects keep a dead magic and go on a free list.
-// Not thread-safe by itself: callers serialise with the arena's mutex.
+// create() and destroy() take the arena's mutex when the arena is
+// thread-safe (MPI_THREAD_MULTIPLE); find() takes no lock.
 #pragma once
 
 #include <sys/mman.h>
@@ -28,7 +29,10 @@ class HandleArena {
   // Constructs a T; nullptr when the arena is full or memory is short.
   template <typename... Args>
   T* create(Args&&... args) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    if (thread_safe_) {
+      lock.lock();
+    }
     if (!reserve()) {
       return nullptr;
     }
@@ -50,10 +54,16 @@ class HandleArena {
     auto* slot = reinterpret_cast<Slot*>(
         object);  // NOLINT: object is the slot's first member
     slot->freed.dead_magic = kDeadMagic;
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    if (thread_safe_) {
+      lock.lock();
+    }
     slot->freed.next_free = free_;
     free_ = slot;
   }
+
+  // Locks are taken only once the program asked for MPI_THREAD_MULTIPLE.
+  void set_thread_safe(bool thread_safe) { thread_safe_ = thread_safe; }
 
   // The live object a handle points to, or nullptr.
   T* find(const void* handle) const {
@@ -101,6 +111,7 @@ class HandleArena {
   }
 
   std::mutex mutex_;
+  bool thread_safe_ = true;
   Slot* slots_ = nullptr;
   Slot* free_ = nullptr;
   std::atomic<std::size_t> used_{

@@ -54,6 +54,8 @@ int init_common(int required, int* provided, const char* function) {
   s.runtime = runtime.value();
   s.engine = &s.runtime->engine();
   s.engine->set_orphan_handler(release_orphan);
+  s.requests.set_thread_safe(level == MPI_THREAD_MULTIPLE);
+  s.errhandlers.set_thread_safe(level == MPI_THREAD_MULTIPLE);
   const runtime::WorldInfo& world = s.runtime->world();
   s.world.context_id = 0;       // mask word 0, bit 0: prefix 0 << 4
   s.world.coll_context_id = 1;  // Z bit
