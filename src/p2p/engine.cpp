@@ -275,6 +275,12 @@ void copy_eager_payload(const shm_queues::RingConsumer& ring,
   const Cell& head = *ring.peek();
   std::size_t first =
       std::min<std::size_t>(length, matching::kHeadPayloadBytes - skip);
+  // The continuation cells sit in the sender's cache: ask for all of them
+  // at once so the line transfers overlap instead of queuing one by one.
+  const std::uint32_t cells = matching::eager_cells(length + skip);
+  for (std::uint32_t k = 1; k < cells; ++k) {
+    __builtin_prefetch(&ring.cell(k), 0, 3);
+  }
   if (first != 0) {
     sink(0, matching::head_payload(head) + skip, first);
   }

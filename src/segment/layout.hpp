@@ -41,7 +41,7 @@ inline constexpr std::size_t kRendezvousSlotBytes = 1024;
 struct SegmentConfig {
   std::uint32_t nranks = 1;       // ranks of the first world
   std::uint32_t capacity = 1;     // rank slots (universe size), >= nranks
-  std::uint32_t ring_cells = 64;  // cells per ring (power of two)
+  std::uint32_t ring_cells = 128;  // cells per ring (power of two)
   std::uint32_t chunk_bytes =
       64 * 1024;                       // staging chunk size (multiple of 4 KiB)
   std::uint32_t chunks_per_rank = 32;  // staging chunks per receiver (<= 64)
