@@ -370,7 +370,9 @@ extern "C" int PMPI_Request_free(MPI_Request* request) noexcept {
     return MPI_SUCCESS;
   }
   // Still in flight: the engine releases it when it completes.
-  r->user_freed = true;
+  if (state().engine->release_on_completion(*r)) {
+    state().requests.destroy(r);
+  }
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Request_free);

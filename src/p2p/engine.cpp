@@ -642,6 +642,18 @@ bool Engine::recv_now(std::uint32_t peer_slot, std::uint16_t context_id,
   return true;
 }
 
+bool Engine::release_on_completion(Request& request) {
+  // complete() reads user_freed and publishes completion under this lock
+  // (the only completion outside it, the eager fast path of start_send,
+  // happens before the user holds the handle).
+  ProgressLock lock(progress_mutex_, config_.thread_multiple);
+  if (request.complete.load(std::memory_order_acquire)) {
+    return true;
+  }
+  request.user_freed = true;
+  return false;
+}
+
 bool Engine::cancel_recv(Request& request) {
   ProgressLock lock(progress_mutex_, config_.thread_multiple);
   if (!match_.remove_posted(&request.posted)) {

@@ -89,6 +89,11 @@ class Engine {
                 std::int32_t source, std::int32_t tag,
                 const datatype::Layout& buffer, Status* status);
 
+  // MPI_Request_free of a request still in flight: marks it so the engine
+  // releases it on completion. Returns true if it has completed meanwhile
+  // (the caller releases it). Serialised with completion under threads.
+  bool release_on_completion(Request& request);
+
   // Cancels a posted receive that has not matched. False if too late.
   bool cancel_recv(Request& request);
 
