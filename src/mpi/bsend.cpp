@@ -107,48 +107,80 @@ void bsend_flush() noexcept {
 
 using namespace shmpi::mpi;
 
-extern "C" int PMPI_Buffer_attach(void* buffer_address, int size) noexcept {
-  if (int rc = check_initialized("MPI_Buffer_attach"); rc != MPI_SUCCESS) {
+namespace {
+
+int buffer_attach(void* buffer_address, MPI_Count size, const char* function) {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
   }
   if (size < 0) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Buffer_attach", "negative size %d",
-                size);
+    return fail(nullptr, MPI_ERR_ARG, function, "negative size %lld",
+                static_cast<long long>(size));
   }
   if (buffer_address == nullptr && size > 0) {
-    return fail(nullptr, MPI_ERR_BUFFER, "MPI_Buffer_attach", "NULL buffer");
+    return fail(nullptr, MPI_ERR_BUFFER, function, "NULL buffer");
   }
   BsendBuffer& b = buffer();
   std::lock_guard<std::mutex> lock(b.mutex);
   if (b.base != nullptr) {
-    return fail(nullptr, MPI_ERR_BUFFER, "MPI_Buffer_attach",
+    return fail(nullptr, MPI_ERR_BUFFER, function,
                 "a buffer is already attached");
   }
   b.base = static_cast<std::byte*>(buffer_address);
   b.size = static_cast<std::size_t>(size);
   return MPI_SUCCESS;
 }
+}  // namespace
+
+extern "C" int PMPI_Buffer_attach(void* buffer_address, int size) noexcept {
+  return buffer_attach(buffer_address, size, "MPI_Buffer_attach");
+}
 SHMPI_PMPI_ALIAS(MPI_Buffer_attach);
 
-extern "C" int PMPI_Buffer_detach(void* buffer_address, int* size) noexcept {
-  if (int rc = check_initialized("MPI_Buffer_detach"); rc != MPI_SUCCESS) {
+extern "C" int PMPI_Buffer_attach_c(void* buffer_address,
+                                    MPI_Count size) noexcept {
+  return buffer_attach(buffer_address, size, "MPI_Buffer_attach_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Buffer_attach_c);
+
+namespace {
+
+int buffer_detach(void* buffer_address, MPI_Count* size, const char* function) {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
   }
   if (buffer_address == nullptr || size == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Buffer_detach", "NULL argument");
+    return fail(nullptr, MPI_ERR_ARG, function, "NULL argument");
   }
   bsend_flush();
   BsendBuffer& b = buffer();
   std::lock_guard<std::mutex> lock(b.mutex);
   if (b.base == nullptr) {
-    return fail(nullptr, MPI_ERR_BUFFER, "MPI_Buffer_detach",
-                "no buffer is attached");
+    return fail(nullptr, MPI_ERR_BUFFER, function, "no buffer is attached");
   }
   void* address = b.base;
   std::memcpy(buffer_address, &address, sizeof address);
-  *size = static_cast<int>(b.size);
+  *size = static_cast<MPI_Count>(b.size);
   b.base = nullptr;
   b.size = 0;
   return MPI_SUCCESS;
 }
+
+}  // namespace
+
+extern "C" int PMPI_Buffer_detach(void* buffer_address, int* size) noexcept {
+  MPI_Count bytes = 0;
+  int rc = buffer_detach(buffer_address, size != nullptr ? &bytes : nullptr,
+                         "MPI_Buffer_detach");
+  if (rc == MPI_SUCCESS) {
+    *size = static_cast<int>(bytes);
+  }
+  return rc;
+}
 SHMPI_PMPI_ALIAS(MPI_Buffer_detach);
+
+extern "C" int PMPI_Buffer_detach_c(void* buffer_address,
+                                    MPI_Count* size) noexcept {
+  return buffer_detach(buffer_address, size, "MPI_Buffer_detach_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Buffer_detach_c);

@@ -14,7 +14,7 @@ using namespace shmpi::mpi;
 
 namespace {
 
-int blocking_send(const void* buf, int count, MPI_Datatype type, int dest,
+int blocking_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest,
                   int tag, MPI_Comm comm, p2p::SendMode mode,
                   const char* function) {
   Operation op;
@@ -40,8 +40,8 @@ int blocking_send(const void* buf, int count, MPI_Datatype type, int dest,
   return MPI_SUCCESS;
 }
 
-int nonblocking_send(const void* buf, int count, MPI_Datatype type, int dest,
-                     int tag, MPI_Comm comm, MPI_Request* out,
+int nonblocking_send(const void* buf, MPI_Count count, MPI_Datatype type,
+                     int dest, int tag, MPI_Comm comm, MPI_Request* out,
                      p2p::SendMode mode, bool persistent,
                      const char* function) {
   Operation op;
@@ -67,7 +67,7 @@ int nonblocking_send(const void* buf, int count, MPI_Datatype type, int dest,
   return start_request(*request, function);
 }
 
-int nonblocking_recv(void* buf, int count, MPI_Datatype type, int source,
+int nonblocking_recv(void* buf, MPI_Count count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Request* out, bool persistent,
                      const char* function) {
   Operation op;
@@ -91,6 +91,122 @@ int nonblocking_recv(void* buf, int count, MPI_Datatype type, int source,
   }
   request->active = true;
   return start_request(*request, function);
+}
+
+}  // namespace
+
+namespace {
+
+// Starts the receive, then the send, and waits for both (MPI_Sendrecv and
+// MPI_Sendrecv_replace, whose send data the caller has already copied).
+int sendrecv(const Operation& send_op, const Operation& recv_op,
+             MPI_Status* status, const char* function) {
+  p2p::Engine& engine = *state().engine;
+  p2p::Request recv;
+  setup_recv(recv, recv_op);
+  if (recv_op.peer == MPI_PROC_NULL) {
+    complete_proc_null(recv);
+  } else {
+    engine.start_recv(recv);
+  }
+  p2p::Request send;
+  setup_send(send, send_op, p2p::SendMode::kStandard);
+  if (send_op.peer == MPI_PROC_NULL) {
+    complete_proc_null(send);
+  } else {
+    engine.start_send(send);
+  }
+  engine.wait_until([&] {
+    return send.complete.load(std::memory_order_acquire) &&
+           recv.complete.load(std::memory_order_acquire);
+  });
+  fill_status(status, recv.status);
+  if (recv.status.error != MPI_SUCCESS) {
+    return fail(recv_op.comm, recv.status.error, function, "message truncated");
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+namespace {
+
+int recv_impl(void* buf, MPI_Count count, MPI_Datatype datatype, int source,
+              int tag, MPI_Comm comm, MPI_Status* status,
+              const char* function) {
+  Operation op;
+  if (int rc =
+          check_recv(buf, count, datatype, source, tag, comm, function, &op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (source >= 0) {
+    p2p::Status direct;
+    if (state().engine->recv_now(
+            op.comm->slots[static_cast<std::size_t>(source)],
+            op.comm->context_id, source, tag, op.layout, &direct)) {
+      fill_status(status, direct);
+      return MPI_SUCCESS;
+    }
+  }
+  p2p::Request request;
+  setup_recv(request, op);
+  if (source == MPI_PROC_NULL) {
+    complete_proc_null(request);
+  } else {
+    state().engine->start_recv(request);
+    state().engine->wait(request);
+  }
+  fill_status(status, request.status);
+  if (request.status.error != MPI_SUCCESS) {
+    return fail(
+        op.comm, request.status.error, function,
+        "message of %llu bytes truncated to the %zu-byte receive buffer",
+        static_cast<unsigned long long>(request.status.bytes), op.layout.bytes);
+  }
+  return MPI_SUCCESS;
+}
+
+int sendrecv_impl(const void* sendbuf, MPI_Count sendcount,
+                  MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Status* status,
+                  const char* function) {
+  Operation send_op;
+  Operation recv_op;
+  if (int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                          function, &send_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm,
+                          function, &recv_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  return sendrecv(send_op, recv_op, status, function);
+}
+
+int sendrecv_replace_impl(void* buf, MPI_Count count, MPI_Datatype datatype,
+                          int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Status* status,
+                          const char* function) {
+  Operation send_op;
+  Operation recv_op;
+  if (int rc = check_send(buf, count, datatype, dest, sendtag, comm, function,
+                          &send_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_recv(buf, count, datatype, source, recvtag, comm, function,
+                          &recv_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  std::vector<std::byte> copy(send_op.layout.bytes);
+  datatype::pack(send_op.layout, 0, copy.data(), copy.size());
+  send_op.layout = datatype::Layout{copy.data(), copy.size(), nullptr};
+  return sendrecv(send_op, recv_op, status, function);
 }
 
 }  // namespace
@@ -126,37 +242,7 @@ SHMPI_PMPI_ALIAS(MPI_Bsend);
 extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype datatype,
                          int source, int tag, MPI_Comm comm,
                          MPI_Status* status) noexcept {
-  Operation op;
-  if (int rc =
-          check_recv(buf, count, datatype, source, tag, comm, "MPI_Recv", &op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (source >= 0) {
-    p2p::Status direct;
-    if (state().engine->recv_now(
-            op.comm->slots[static_cast<std::size_t>(source)],
-            op.comm->context_id, source, tag, op.layout, &direct)) {
-      fill_status(status, direct);
-      return MPI_SUCCESS;
-    }
-  }
-  p2p::Request request;
-  setup_recv(request, op);
-  if (source == MPI_PROC_NULL) {
-    complete_proc_null(request);
-  } else {
-    state().engine->start_recv(request);
-    state().engine->wait(request);
-  }
-  fill_status(status, request.status);
-  if (request.status.error != MPI_SUCCESS) {
-    return fail(
-        op.comm, request.status.error, "MPI_Recv",
-        "message of %llu bytes truncated to the %zu-byte receive buffer",
-        static_cast<unsigned long long>(request.status.bytes), op.layout.bytes);
-  }
-  return MPI_SUCCESS;
+  return recv_impl(buf, count, datatype, source, tag, comm, status, "MPI_Recv");
 }
 SHMPI_PMPI_ALIAS(MPI_Recv);
 
@@ -282,58 +368,14 @@ extern "C" int PMPI_Startall(int count, MPI_Request requests[]) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Startall);
 
-namespace {
-
-// Starts the receive, then the send, and waits for both (MPI_Sendrecv and
-// MPI_Sendrecv_replace, whose send data the caller has already copied).
-int sendrecv(const Operation& send_op, const Operation& recv_op,
-             MPI_Status* status, const char* function) {
-  p2p::Engine& engine = *state().engine;
-  p2p::Request recv;
-  setup_recv(recv, recv_op);
-  if (recv_op.peer == MPI_PROC_NULL) {
-    complete_proc_null(recv);
-  } else {
-    engine.start_recv(recv);
-  }
-  p2p::Request send;
-  setup_send(send, send_op, p2p::SendMode::kStandard);
-  if (send_op.peer == MPI_PROC_NULL) {
-    complete_proc_null(send);
-  } else {
-    engine.start_send(send);
-  }
-  engine.wait_until([&] {
-    return send.complete.load(std::memory_order_acquire) &&
-           recv.complete.load(std::memory_order_acquire);
-  });
-  fill_status(status, recv.status);
-  if (recv.status.error != MPI_SUCCESS) {
-    return fail(recv_op.comm, recv.status.error, function, "message truncated");
-  }
-  return MPI_SUCCESS;
-}
-
-}  // namespace
-
 extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount,
                              MPI_Datatype sendtype, int dest, int sendtag,
                              void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm, MPI_Status* status) noexcept {
-  Operation send_op;
-  Operation recv_op;
-  if (int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm,
-                          "MPI_Sendrecv", &send_op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm,
-                          "MPI_Sendrecv", &recv_op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  return sendrecv(send_op, recv_op, status, "MPI_Sendrecv");
+  return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                       recvcount, recvtype, source, recvtag, comm, status,
+                       "MPI_Sendrecv");
 }
 SHMPI_PMPI_ALIAS(MPI_Sendrecv);
 
@@ -342,21 +384,151 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count,
                                      int sendtag, int source, int recvtag,
                                      MPI_Comm comm,
                                      MPI_Status* status) noexcept {
-  Operation send_op;
-  Operation recv_op;
-  if (int rc = check_send(buf, count, datatype, dest, sendtag, comm,
-                          "MPI_Sendrecv_replace", &send_op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_recv(buf, count, datatype, source, recvtag, comm,
-                          "MPI_Sendrecv_replace", &recv_op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  std::vector<std::byte> copy(send_op.layout.bytes);
-  datatype::pack(send_op.layout, 0, copy.data(), copy.size());
-  send_op.layout = datatype::Layout{copy.data(), copy.size(), nullptr};
-  return sendrecv(send_op, recv_op, status, "MPI_Sendrecv_replace");
+  return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source,
+                               recvtag, comm, status, "MPI_Sendrecv_replace");
 }
 SHMPI_PMPI_ALIAS(MPI_Sendrecv_replace);
+
+// Large-count (MPI 4.0 "_c") twins of the calls above.
+
+extern "C" int PMPI_Send_c(const void* buf, MPI_Count count,
+                           MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm,
+                       p2p::SendMode::kStandard, "MPI_Send_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Send_c);
+
+extern "C" int PMPI_Ssend_c(const void* buf, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm,
+                       p2p::SendMode::kSynchronous, "MPI_Ssend_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Ssend_c);
+
+extern "C" int PMPI_Rsend_c(const void* buf, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm,
+                       p2p::SendMode::kReady, "MPI_Rsend_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Rsend_c);
+
+extern "C" int PMPI_Bsend_c(const void* buf, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm) noexcept {
+  return blocking_send(buf, count, datatype, dest, tag, comm,
+                       p2p::SendMode::kBuffered, "MPI_Bsend_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Bsend_c);
+
+extern "C" int PMPI_Recv_c(void* buf, MPI_Count count, MPI_Datatype datatype,
+                           int source, int tag, MPI_Comm comm,
+                           MPI_Status* status) noexcept {
+  return recv_impl(buf, count, datatype, source, tag, comm, status,
+                   "MPI_Recv_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Recv_c);
+
+extern "C" int PMPI_Isend_c(const void* buf, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kStandard, false, "MPI_Isend_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Isend_c);
+
+extern "C" int PMPI_Issend_c(const void* buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kSynchronous, false, "MPI_Issend_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Issend_c);
+
+extern "C" int PMPI_Irsend_c(const void* buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kReady, false, "MPI_Irsend_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Irsend_c);
+
+extern "C" int PMPI_Ibsend_c(const void* buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kBuffered, false, "MPI_Ibsend_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Ibsend_c);
+
+extern "C" int PMPI_Irecv_c(void* buf, MPI_Count count, MPI_Datatype datatype,
+                            int source, int tag, MPI_Comm comm,
+                            MPI_Request* request) noexcept {
+  return nonblocking_recv(buf, count, datatype, source, tag, comm, request,
+                          false, "MPI_Irecv_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Irecv_c);
+
+extern "C" int PMPI_Send_init_c(const void* buf, MPI_Count count,
+                                MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kStandard, true, "MPI_Send_init_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Send_init_c);
+
+extern "C" int PMPI_Ssend_init_c(const void* buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kSynchronous, true,
+                          "MPI_Ssend_init_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Ssend_init_c);
+
+extern "C" int PMPI_Rsend_init_c(const void* buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kReady, true, "MPI_Rsend_init_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Rsend_init_c);
+
+extern "C" int PMPI_Bsend_init_c(const void* buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_send(buf, count, datatype, dest, tag, comm, request,
+                          p2p::SendMode::kBuffered, true, "MPI_Bsend_init_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Bsend_init_c);
+
+extern "C" int PMPI_Recv_init_c(void* buf, MPI_Count count,
+                                MPI_Datatype datatype, int source, int tag,
+                                MPI_Comm comm, MPI_Request* request) noexcept {
+  return nonblocking_recv(buf, count, datatype, source, tag, comm, request,
+                          true, "MPI_Recv_init_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Recv_init_c);
+
+extern "C" int PMPI_Sendrecv_c(const void* sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, int dest, int sendtag,
+                               void* recvbuf, MPI_Count recvcount,
+                               MPI_Datatype recvtype, int source, int recvtag,
+                               MPI_Comm comm, MPI_Status* status) noexcept {
+  return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                       recvcount, recvtype, source, recvtag, comm, status,
+                       "MPI_Sendrecv_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Sendrecv_c);
+
+extern "C" int PMPI_Sendrecv_replace_c(void* buf, MPI_Count count,
+                                       MPI_Datatype datatype, int dest,
+                                       int sendtag, int source, int recvtag,
+                                       MPI_Comm comm,
+                                       MPI_Status* status) noexcept {
+  return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source,
+                               recvtag, comm, status, "MPI_Sendrecv_replace_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Sendrecv_replace_c);

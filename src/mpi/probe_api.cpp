@@ -152,7 +152,7 @@ SHMPI_PMPI_ALIAS(MPI_Mprobe);
 
 namespace {
 
-int matched_receive(void* buf, int count, MPI_Datatype datatype,
+int matched_receive(void* buf, MPI_Count count, MPI_Datatype datatype,
                     MPI_Message* message, p2p::Request& request,
                     const char* function) {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
@@ -206,6 +206,24 @@ extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype,
 }
 SHMPI_PMPI_ALIAS(MPI_Mrecv);
 
+extern "C" int PMPI_Mrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Message* message, MPI_Status* status) noexcept {
+  p2p::Request request;
+  if (int rc = matched_receive(buf, count, datatype, message, request,
+                               "MPI_Mrecv_c");
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  state().engine->wait(request);
+  fill_status(status, request.status);
+  if (request.status.error != MPI_SUCCESS) {
+    return fail(static_cast<Comm*>(request.comm), request.status.error,
+                "MPI_Mrecv_c", "message truncated");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Mrecv_c);
+
 extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype,
                            MPI_Message* message,
                            MPI_Request* request) noexcept {
@@ -226,6 +244,28 @@ extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype,
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Imrecv);
+
+extern "C" int PMPI_Imrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Message* message,
+                             MPI_Request* request) noexcept {
+  if (request == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, "MPI_Imrecv_c", "request is NULL");
+  }
+  p2p::Request* r = new_request(nullptr, "MPI_Imrecv_c");
+  if (r == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  if (int rc =
+          matched_receive(buf, count, datatype, message, *r, "MPI_Imrecv_c");
+      rc != MPI_SUCCESS) {
+    state().requests.destroy(r);
+    return rc;
+  }
+  r->active = true;
+  *request = to_handle(r);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Imrecv_c);
 
 // ------------------------------------------------------------ datatypes
 
@@ -307,6 +347,12 @@ extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype,
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Get_count);
+
+extern "C" int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype,
+                                MPI_Count* count) noexcept {
+  return count_of(status, datatype, count, "MPI_Get_count_c");
+}
+SHMPI_PMPI_ALIAS(MPI_Get_count_c);
 
 extern "C" int PMPI_Get_elements(const MPI_Status* status,
                                  MPI_Datatype datatype, int* count) noexcept {
