@@ -155,8 +155,10 @@ TEST(SpscRing, ProducerAndConsumerThreadsWithParking) {
   producer_thread.join();
 
   EXPECT_EQ(result.received, total.load());
-  EXPECT_GE(result.received, std::min<std::uint64_t>(messages, 100000))
-      << "too slow to test much";
+  // Not a speed test: on a loaded machine the time budget may end the run
+  // early; one quiet period (4096 messages) is enough to exercise parking.
+  EXPECT_GE(result.received, std::min<std::uint64_t>(messages, 4097))
+      << "the run ended before the first quiet period";
   EXPECT_EQ(result.corrupt, 0u);
   EXPECT_EQ(result.out_of_order, 0u);
   EXPECT_EQ(result.untold, 0u) << "a parked consumer was never told";
