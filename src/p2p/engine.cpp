@@ -389,7 +389,7 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head,
     RendezvousSlot& s = slot(p.slot, slot_index);
     // We drain it now whatever the matching says, so its chunks always come
     // back: let the sender use the whole pool (as for a matched transfer).
-    s.matched.store(1, std::memory_order_release);
+    s.matched.store(kMatched, std::memory_order_release);
     if (s.source_heap_offset != kNoHeapOffset) {
       std::memcpy(message->data, segment_.at<std::byte>(s.source_heap_offset),
                   length);
@@ -408,9 +408,19 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head,
 void Engine::begin_drain(Request& request, std::uint32_t sender,
                          std::uint32_t slot_index, std::uint64_t total_bytes) {
   RendezvousSlot& s = slot(sender, slot_index);
+  std::uint32_t match_state = kMatched;
+  if (s.source_heap_offset == kNoHeapOffset && request.layout.map == nullptr &&
+      request.status.bytes != 0 &&
+      segment_.in_heap(request.layout.base, request.status.bytes)) {
+    // Our buffer is in the shared heap: the sender copies straight into it.
+    s.destination_heap_offset = segment_.offset_of(request.layout.base);
+    s.destination_bytes = request.status.bytes;
+    match_state = kMatchedDirect;
+  }
   // Release: tells the sender a receive owns the message, so it may use
-  // the whole pool (pairs with the acquire in publish_chunks()).
-  s.matched.store(1, std::memory_order_release);
+  // the whole pool, and publishes the destination fields (pairs with the
+  // acquire in publish_chunks()).
+  s.matched.store(match_state, std::memory_order_release);
   if (s.source_heap_offset != kNoHeapOffset) {
     datatype::unpack(request.layout, 0,
                      segment_.at<std::byte>(s.source_heap_offset),
@@ -445,6 +455,12 @@ bool Engine::drain_slot(std::uint32_t sender, std::uint32_t slot_index,
   // the chunks' contents up to it are visible.
   const std::uint64_t published = s.published.load(std::memory_order_acquire);
   if (consumed == published) {
+    // Acquire: pairs with the sender's release after its direct copy.
+    if (s.direct_from.load(std::memory_order_acquire) == consumed) {
+      s.done.store(1, std::memory_order_release);
+      segment::wake_if_sleeping(control(sender));
+      return true;  // every chunk drained, the rest copied by the sender
+    }
     return false;
   }
   std::uint64_t returned = 0;

@@ -29,6 +29,13 @@ namespace shmpi::p2p {
 
 inline constexpr std::uint32_t kChunkWindow = 64;  // >= chunks per pool
 inline constexpr std::uint64_t kNoHeapOffset = ~std::uint64_t{0};
+inline constexpr std::uint64_t kNotDirect = ~std::uint64_t{0};
+// Values of RendezvousSlot::matched.
+inline constexpr std::uint32_t kUnmatched = 0;
+inline constexpr std::uint32_t kMatched = 1;
+// Matched, and the receive buffer is in the shared heap: the sender copies
+// what it has not yet published straight into it.
+inline constexpr std::uint32_t kMatchedDirect = 2;
 
 struct RendezvousSlot {
   // Description line: written by the sender before the envelope is pushed
@@ -40,11 +47,18 @@ struct RendezvousSlot {
   std::uint32_t chunk_bytes;
   // Publish line: written by the sender.
   alignas(kFalseSharingRange) std::atomic<std::uint64_t> published;
+  // After kMatchedDirect: the number of chunks published before the sender
+  // copied the rest straight into the receive buffer; stored (release) once
+  // that copy is complete. kNotDirect until then.
+  std::atomic<std::uint64_t> direct_from;
   std::uint8_t chunk_ids[kChunkWindow];
-  // Receiver line: written by the receiver.
+  // Receiver line: written by the receiver. The destination fields are
+  // written before matched = kMatchedDirect (release).
   alignas(kFalseSharingRange) std::atomic<std::uint32_t> matched;
   std::atomic<std::uint32_t> done;
   std::atomic<std::uint64_t> consumed;
+  std::uint64_t destination_heap_offset;
+  std::uint64_t destination_bytes;
 };
 static_assert(sizeof(RendezvousSlot) <= segment::kRendezvousSlotBytes,
               "layout.hpp reserves 1 KiB per slot");

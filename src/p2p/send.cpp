@@ -245,7 +245,8 @@ bool Engine::start_rendezvous(Request& request) {
   // Relaxed: all of these are published to the receiver by the ring's
   // release when the envelope is pushed.
   s.published.store(0, std::memory_order_relaxed);
-  s.matched.store(0, std::memory_order_relaxed);
+  s.direct_from.store(kNotDirect, std::memory_order_relaxed);
+  s.matched.store(kUnmatched, std::memory_order_relaxed);
   s.done.store(0, std::memory_order_relaxed);
   s.consumed.store(0, std::memory_order_relaxed);
   request.chunks_published = 0;
@@ -265,8 +266,27 @@ bool Engine::publish_chunks(Request& request) {
   }
   shm_queues::ChunkPoolShared& target = pool(request.peer_slot);
   const std::uint64_t chunk_bytes = s.chunk_bytes;
-  // Acquire: pairs with the receiver's release of matched.
-  const bool matched = s.matched.load(std::memory_order_acquire) != 0;
+  // Acquire: pairs with the receiver's release of matched (and of the
+  // destination fields with kMatchedDirect).
+  const std::uint32_t match_state = s.matched.load(std::memory_order_acquire);
+  const bool matched = match_state != kUnmatched;
+  if (match_state == kMatchedDirect &&
+      request.chunks_published < request.chunks_total) {
+    // The receive buffer is in the shared heap: one copy for the rest.
+    const std::uint64_t from = request.chunks_published * chunk_bytes;
+    const std::uint64_t limit =
+        std::min<std::uint64_t>(request.layout.bytes, s.destination_bytes);
+    if (from < limit) {
+      datatype::pack(request.layout, from,
+                     segment_.at<std::byte>(s.destination_heap_offset + from),
+                     limit - from);
+    }
+    // Release: the copy is complete before the receiver sees direct_from.
+    s.direct_from.store(request.chunks_published, std::memory_order_release);
+    request.chunks_published = request.chunks_total;
+    segment::wake_if_sleeping(control(request.peer_slot));
+    return true;
+  }
   const std::uint64_t before = request.chunks_published;
   while (request.chunks_published < request.chunks_total) {
     // Relaxed: a bound on chunks we hold; reuse is ordered by the pool.
