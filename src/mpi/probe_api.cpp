@@ -186,13 +186,11 @@ int matched_receive(void* buf, MPI_Count count, MPI_Datatype datatype,
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype,
-                          MPI_Message* message, MPI_Status* status) noexcept {
+int mrecv_impl(void* buf, MPI_Count count, MPI_Datatype datatype,
+               MPI_Message* message, MPI_Status* status, const char* function) {
   p2p::Request request;
   if (int rc =
-          matched_receive(buf, count, datatype, message, request, "MPI_Mrecv");
+          matched_receive(buf, count, datatype, message, request, function);
       rc != MPI_SUCCESS) {
     return rc;
   }
@@ -200,70 +198,56 @@ extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype,
   fill_status(status, request.status);
   if (request.status.error != MPI_SUCCESS) {
     return fail(static_cast<Comm*>(request.comm), request.status.error,
-                "MPI_Mrecv", "message truncated");
+                function, "message truncated");
   }
   return MPI_SUCCESS;
+}
+
+int imrecv_impl(void* buf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Message* message, MPI_Request* request,
+                const char* function) {
+  if (request == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, function, "request is NULL");
+  }
+  p2p::Request* r = new_request(nullptr, function);
+  if (r == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  if (int rc = matched_receive(buf, count, datatype, message, *r, function);
+      rc != MPI_SUCCESS) {
+    state().requests.destroy(r);
+    return rc;
+  }
+  r->active = true;
+  *request = to_handle(r);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype,
+                          MPI_Message* message, MPI_Status* status) noexcept {
+  return mrecv_impl(buf, count, datatype, message, status, "MPI_Mrecv");
 }
 SHMPI_PMPI_ALIAS(MPI_Mrecv);
 
 extern "C" int PMPI_Mrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype,
                             MPI_Message* message, MPI_Status* status) noexcept {
-  p2p::Request request;
-  if (int rc = matched_receive(buf, count, datatype, message, request,
-                               "MPI_Mrecv_c");
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  state().engine->wait(request);
-  fill_status(status, request.status);
-  if (request.status.error != MPI_SUCCESS) {
-    return fail(static_cast<Comm*>(request.comm), request.status.error,
-                "MPI_Mrecv_c", "message truncated");
-  }
-  return MPI_SUCCESS;
+  return mrecv_impl(buf, count, datatype, message, status, "MPI_Mrecv_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Mrecv_c);
 
 extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype,
                            MPI_Message* message,
                            MPI_Request* request) noexcept {
-  if (request == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Imrecv", "request is NULL");
-  }
-  p2p::Request* r = new_request(nullptr, "MPI_Imrecv");
-  if (r == nullptr) {
-    return MPI_ERR_NO_MEM;
-  }
-  if (int rc = matched_receive(buf, count, datatype, message, *r, "MPI_Imrecv");
-      rc != MPI_SUCCESS) {
-    state().requests.destroy(r);
-    return rc;
-  }
-  r->active = true;
-  *request = to_handle(r);
-  return MPI_SUCCESS;
+  return imrecv_impl(buf, count, datatype, message, request, "MPI_Imrecv");
 }
 SHMPI_PMPI_ALIAS(MPI_Imrecv);
 
 extern "C" int PMPI_Imrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype,
                              MPI_Message* message,
                              MPI_Request* request) noexcept {
-  if (request == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Imrecv_c", "request is NULL");
-  }
-  p2p::Request* r = new_request(nullptr, "MPI_Imrecv_c");
-  if (r == nullptr) {
-    return MPI_ERR_NO_MEM;
-  }
-  if (int rc =
-          matched_receive(buf, count, datatype, message, *r, "MPI_Imrecv_c");
-      rc != MPI_SUCCESS) {
-    state().requests.destroy(r);
-    return rc;
-  }
-  r->active = true;
-  *request = to_handle(r);
-  return MPI_SUCCESS;
+  return imrecv_impl(buf, count, datatype, message, request, "MPI_Imrecv_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Imrecv_c);
 

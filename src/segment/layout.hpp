@@ -39,8 +39,8 @@ inline constexpr std::size_t kPoolHeaderBytes = 256;
 inline constexpr std::size_t kRendezvousSlotBytes = 1024;
 
 struct SegmentConfig {
-  std::uint32_t nranks = 1;       // ranks of the first world
-  std::uint32_t capacity = 1;     // rank slots (universe size), >= nranks
+  std::uint32_t nranks = 1;        // ranks of the first world
+  std::uint32_t capacity = 1;      // rank slots (universe size), >= nranks
   std::uint32_t ring_cells = 128;  // cells per ring (power of two)
   std::uint32_t chunk_bytes =
       64 * 1024;                       // staging chunk size (multiple of 4 KiB)
