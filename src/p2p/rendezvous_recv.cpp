@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// The receive side of rendezvous transfers: committing to a transfer,
+// draining the sender's published chunks into the destination, returning
+// chunks to this rank's pool and waking senders that wait for them.
+#include <algorithm>
+#include <bit>
+
+#include "p2p/detail/peer.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/rendezvous_slot.hpp"
+#include "p2p/unexpected.hpp"
+#include "segment/wake_word.hpp"
+#include "shm_queues/chunk_pool.hpp"
+
+namespace shmpi::p2p {
+
+void Engine::begin_drain(Request& request, std::uint32_t sender,
+                         std::uint32_t slot_index, std::uint64_t total_bytes) {
+  RendezvousSlot& s = slot(sender, slot_index);
+  std::uint32_t match_state = kMatched;
+  if (s.source_heap_offset == kNoHeapOffset && request.layout.map == nullptr &&
+      request.status.bytes != 0 &&
+      segment_.in_heap(request.layout.base, request.status.bytes)) {
+    // Our buffer is in the shared heap: the sender copies straight into it.
+    s.destination_heap_offset = segment_.offset_of(request.layout.base);
+    s.destination_bytes = request.status.bytes;
+    match_state = kMatchedDirect;
+  }
+  // Release: tells the sender a receive owns the message, so it may use
+  // the whole pool, and publishes the destination fields (pairs with the
+  // acquire in publish_chunks()).
+  s.matched.store(match_state, std::memory_order_release);
+  if (s.source_heap_offset != kNoHeapOffset) {
+    datatype::unpack(request.layout, 0,
+                     segment_.at<std::byte>(s.source_heap_offset),
+                     request.status.bytes);
+    s.done.store(1, std::memory_order_release);
+    segment::wake_if_sleeping(control(sender));
+    complete(request);
+    return;
+  }
+  segment::wake_if_sleeping(control(sender));
+  request.rndv_sender = sender;
+  request.rndv_slot = slot_index;
+  request.rndv_consumed = 0;
+  request.rndv_total_bytes = total_bytes;
+  if (drain_slot(sender, slot_index, request.rndv_consumed, total_bytes,
+                 datatype::Layout{request.layout.base, request.status.bytes,
+                                  request.layout.map})) {
+    complete(request);
+    return;
+  }
+  draining_.push_back(&request);
+}
+
+bool Engine::drain_slot(std::uint32_t sender, std::uint32_t slot_index,
+                        std::uint64_t& consumed, std::uint64_t total_bytes,
+                        const datatype::Layout& destination) {
+  RendezvousSlot& s = slot(sender, slot_index);
+  const std::uint64_t chunk_bytes = s.chunk_bytes;
+  const std::uint64_t total_chunks =
+      (total_bytes + chunk_bytes - 1) / chunk_bytes;
+  // Acquire: pairs with the sender's release of `published`; chunk_ids and
+  // the chunks' contents up to it are visible.
+  const std::uint64_t published = s.published.load(std::memory_order_acquire);
+  if (consumed == published) {
+    // Acquire: pairs with the sender's release after its direct copy.
+    if (s.direct_from.load(std::memory_order_acquire) == consumed) {
+      s.done.store(1, std::memory_order_release);
+      segment::wake_if_sleeping(control(sender));
+      return true;  // every chunk drained, the rest copied by the sender
+    }
+    return false;
+  }
+  std::uint64_t returned = 0;
+  const std::uint32_t me = config_.my_slot;
+  while (consumed < published) {
+    const std::uint32_t id = s.chunk_ids[consumed % kChunkWindow];
+    const std::uint64_t offset = consumed * chunk_bytes;
+    const std::uint64_t n = std::min(chunk_bytes, total_bytes - offset);
+    if (offset < destination.bytes) {
+      datatype::unpack(destination, offset, chunk(me, id),
+                       std::min(n, destination.bytes - offset));
+    }
+    returned |= std::uint64_t{1} << id;
+    ++consumed;
+  }
+  shm_queues::return_chunks(pool(me), returned);
+  // Relaxed: informational for the sender; chunk reuse is ordered by the
+  // pool's release above.
+  s.consumed.store(consumed, std::memory_order_relaxed);
+  wake_chunk_waiters();
+  if (consumed == total_chunks) {
+    // Release: every read of the transfer happens before the sender frees
+    // the slot (pairs with its acquire of done).
+    s.done.store(1, std::memory_order_release);
+    segment::wake_if_sleeping(control(sender));
+    return true;
+  }
+  return false;
+}
+
+void Engine::wake_chunk_waiters() {
+  shm_queues::ChunkPoolShared& own = pool(config_.my_slot);
+  // seq_cst: the chunks we returned are visible before we look for waiters
+  // (pairs with the fence a sender runs after registering in `want`).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (std::uint32_t w = 0; w < doorbell_words_; ++w) {
+    if (own.want[w].load(std::memory_order_relaxed) == 0) {
+      continue;
+    }
+    std::uint64_t bits = own.want[w].exchange(0, std::memory_order_relaxed);
+    while (bits != 0) {
+      auto bit = static_cast<std::uint32_t>(std::countr_zero(bits));
+      bits &= bits - 1;
+      segment::wake_if_sleeping(control(w * 64 + bit));
+    }
+  }
+}
+
+bool Engine::drain_requests() {
+  bool did = false;
+  for (std::size_t i = 0; i < draining_.size();) {
+    Request& request = *draining_[i];
+    const std::uint64_t before = request.rndv_consumed;
+    bool whole =
+        drain_slot(request.rndv_sender, request.rndv_slot,
+                   request.rndv_consumed, request.rndv_total_bytes,
+                   datatype::Layout{request.layout.base, request.status.bytes,
+                                    request.layout.map});
+    did |= request.rndv_consumed != before;
+    if (whole) {
+      draining_[i] = draining_.back();
+      draining_.pop_back();
+      complete(request);
+    } else {
+      ++i;
+    }
+  }
+  return did;
+}
+
+bool Engine::drain_unexpected() {
+  bool did = false;
+  for (std::size_t i = 0; i < draining_unexpected_.size();) {
+    UnexpectedMessage* message = draining_unexpected_[i];
+    const std::uint64_t before = message->consumed;
+    bool whole =
+        drain_slot(message->sender_slot, message->slot_index, message->consumed,
+                   message->length,
+                   datatype::Layout{message->data, message->length, nullptr});
+    did |= message->consumed != before;
+    if (whole) {
+      draining_unexpected_[i] = draining_unexpected_.back();
+      draining_unexpected_.pop_back();
+      message->drained = true;
+      if (message->waiting != nullptr) {
+        Request& request = *message->waiting;
+        datatype::unpack(request.layout, 0, message->data,
+                         request.status.bytes);
+        free_unexpected(message);
+        complete(request);
+      }
+    } else {
+      ++i;
+    }
+  }
+  return did;
+}
+
+}  // namespace shmpi::p2p
