@@ -389,6 +389,120 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count,
 }
 SHMPI_PMPI_ALIAS(MPI_Sendrecv_replace);
 
+namespace {
+
+// MPI_Isendrecv(_replace): the user's request completes when both parts
+// have; its status is the receive's. The parts are internal requests the
+// engine releases itself.
+int isendrecv(Operation send_op, const Operation& recv_op, bool replace,
+              MPI_Request* out, const char* function) {
+  if (out == nullptr) {
+    return fail(send_op.comm, MPI_ERR_ARG, function, "request is NULL");
+  }
+  p2p::Request* whole = new_request(send_op.comm, function);
+  if (whole == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  whole->kind = p2p::RequestKind::kRecv;
+  whole->comm = recv_op.comm;
+  whole->active = true;
+  if (replace && send_op.peer != MPI_PROC_NULL && send_op.layout.bytes != 0) {
+    // The receive overwrites the buffer: send a copy taken now.
+    whole->scratch = std::make_unique<std::byte[]>(send_op.layout.bytes);
+    datatype::pack(send_op.layout, 0, whole->scratch.get(),
+                   send_op.layout.bytes);
+    send_op.layout =
+        datatype::Layout{whole->scratch.get(), send_op.layout.bytes, nullptr};
+  }
+  p2p::Request* recv = nullptr;
+  p2p::Request* send = nullptr;
+  if (recv_op.peer != MPI_PROC_NULL) {
+    recv = new_request(recv_op.comm, function);
+  }
+  if (send_op.peer != MPI_PROC_NULL) {
+    send = new_request(send_op.comm, function);
+  }
+  if ((recv_op.peer != MPI_PROC_NULL && recv == nullptr) ||
+      (send_op.peer != MPI_PROC_NULL && send == nullptr)) {
+    for (p2p::Request* r : {recv, send, whole}) {
+      if (r != nullptr) {
+        state().requests.destroy(r);
+      }
+    }
+    return MPI_ERR_NO_MEM;
+  }
+  if (recv == nullptr) {
+    complete_proc_null(*whole);
+    whole->complete.store(false, std::memory_order_relaxed);
+  }
+  const std::uint32_t parts =
+      (recv != nullptr ? 1U : 0U) + (send != nullptr ? 1U : 0U);
+  whole->pending_parts.store(parts, std::memory_order_relaxed);
+  *out = to_handle(whole);
+  if (parts == 0) {
+    whole->complete.store(true, std::memory_order_release);
+    return MPI_SUCCESS;
+  }
+  if (recv != nullptr) {
+    setup_recv(*recv, recv_op);
+    recv->internal = true;
+    recv->parent = whole;
+    recv->status_to_parent = true;
+    state().engine->start_recv(*recv);
+  }
+  if (send != nullptr) {
+    setup_send(*send, send_op, p2p::SendMode::kStandard);
+    send->internal = true;
+    send->parent = whole;
+    state().engine->start_send(*send);
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount,
+                              MPI_Datatype sendtype, int dest, int sendtag,
+                              void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int source, int recvtag,
+                              MPI_Comm comm, MPI_Request* request) noexcept {
+  Operation send_op;
+  Operation recv_op;
+  if (int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm,
+                          "MPI_Isendrecv", &send_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm,
+                          "MPI_Isendrecv", &recv_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  return isendrecv(send_op, recv_op, false, request, "MPI_Isendrecv");
+}
+SHMPI_PMPI_ALIAS(MPI_Isendrecv);
+
+extern "C" int PMPI_Isendrecv_replace(void* buf, int count,
+                                      MPI_Datatype datatype, int dest,
+                                      int sendtag, int source, int recvtag,
+                                      MPI_Comm comm,
+                                      MPI_Request* request) noexcept {
+  Operation send_op;
+  Operation recv_op;
+  if (int rc = check_send(buf, count, datatype, dest, sendtag, comm,
+                          "MPI_Isendrecv_replace", &send_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_recv(buf, count, datatype, source, recvtag, comm,
+                          "MPI_Isendrecv_replace", &recv_op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  return isendrecv(send_op, recv_op, true, request, "MPI_Isendrecv_replace");
+}
+SHMPI_PMPI_ALIAS(MPI_Isendrecv_replace);
+
 // Large-count (MPI 4.0 "_c") twins of the calls above.
 
 extern "C" int PMPI_Send_c(const void* buf, MPI_Count count,

@@ -224,6 +224,16 @@ void Engine::complete(Request& request) {
   // Release: the status and the received data are visible to the thread
   // that sees complete == true (pairs with the acquire in wait/test).
   request.complete.store(true, std::memory_order_release);
+  if (Request* parent = request.parent) {
+    if (request.status_to_parent) {
+      parent->status = request.status;
+    }
+    // acq_rel: the last part to finish sees the other part's writes (the
+    // status) before it completes the parent.
+    if (parent->pending_parts.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      complete(*parent);
+    }
+  }
   if (orphan && orphan_handler_ != nullptr) {
     orphan_handler_(&request);
   }

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "datatype/pack.hpp"
 #include "matching/match_engine.hpp"
@@ -63,6 +64,15 @@ struct Request {
       nullptr;  // MPI layer's bookkeeping (datatype refs, bsend block)
 
   Status status;
+
+  // Compound requests (MPI_Isendrecv): the parts point at the request the
+  // user holds; it completes when its last part does, with the status of
+  // the part marked status_to_parent. `scratch` keeps send data alive for
+  // MPI_Isendrecv_replace until the request is released.
+  Request* parent = nullptr;
+  std::atomic<std::uint32_t> pending_parts{0};
+  bool status_to_parent = false;
+  std::unique_ptr<std::byte[]> scratch;
 
   // Receive side.
   matching::PostedEntry posted;

@@ -10,17 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Isendrecv(const void* /*sendbuf*/, int /*sendcount*/,
-                              MPI_Datatype /*sendtype*/, int /*dest*/,
-                              int /*sendtag*/, void* /*recvbuf*/,
-                              int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                              int /*source*/, int /*recvtag*/,
-                              MPI_Comm /*comm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Isendrecv");
-}
-SHMPI_PMPI_ALIAS(MPI_Isendrecv);
-
 extern "C" int PMPI_Isendrecv_c(const void* /*sendbuf*/,
                                 MPI_Count /*sendcount*/,
                                 MPI_Datatype /*sendtype*/, int /*dest*/,
@@ -32,15 +21,6 @@ extern "C" int PMPI_Isendrecv_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Isendrecv_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Isendrecv_c);
-
-extern "C" int PMPI_Isendrecv_replace(void* /*buf*/, int /*count*/,
-                                      MPI_Datatype /*datatype*/, int /*dest*/,
-                                      int /*sendtag*/, int /*source*/,
-                                      int /*recvtag*/, MPI_Comm /*comm*/,
-                                      MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Isendrecv_replace");
-}
-SHMPI_PMPI_ALIAS(MPI_Isendrecv_replace);
 
 extern "C" int PMPI_Isendrecv_replace_c(void* /*buf*/, MPI_Count /*count*/,
                                         MPI_Datatype /*datatype*/, int /*dest*/,
