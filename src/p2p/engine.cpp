@@ -220,19 +220,21 @@ void Engine::release_cells(Peer& p, std::uint32_t cells) {
 }
 
 void Engine::complete(Request& request) {
+  // Read everything we need from the request first: once complete is true
+  // the user may free it and another thread may reuse its memory.
   const bool orphan = request.user_freed || request.internal;
+  Request* parent = request.parent;
+  if (parent != nullptr && request.status_to_parent) {
+    parent->status = request.status;  // the parent is not complete yet
+  }
   // Release: the status and the received data are visible to the thread
   // that sees complete == true (pairs with the acquire in wait/test).
   request.complete.store(true, std::memory_order_release);
-  if (Request* parent = request.parent) {
-    if (request.status_to_parent) {
-      parent->status = request.status;
-    }
-    // acq_rel: the last part to finish sees the other part's writes (the
-    // status) before it completes the parent.
-    if (parent->pending_parts.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      complete(*parent);
-    }
+  // acq_rel: the last part to finish sees the other part's writes (the
+  // status) before it completes the parent.
+  if (parent != nullptr &&
+      parent->pending_parts.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    complete(*parent);
   }
   if (orphan && orphan_handler_ != nullptr) {
     orphan_handler_(&request);
