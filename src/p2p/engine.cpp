@@ -541,32 +541,13 @@ bool Engine::cancel_recv(Request& request) {
   return true;
 }
 
-bool Engine::iprobe(std::uint16_t context_id, std::int32_t source,
-                    std::int32_t tag, Status* status) {
+UnexpectedMessage* Engine::probe(std::uint16_t context_id, std::int32_t source,
+                                 std::int32_t tag, bool remove,
+                                 Status* status) {
   progress();
   ProgressLock lock(progress_mutex_, config_.thread_multiple);
   matching::UnexpectedEntry* entry =
-      match_.match_unexpected(context_id, source, tag, true);
-  if (entry == nullptr) {
-    return false;
-  }
-  auto* message =
-      reinterpret_cast<UnexpectedMessage*>(entry);  // NOLINT: first member
-  status->source = entry->source;
-  status->tag = entry->tag;
-  status->error = 0;
-  status->cancelled = false;
-  status->bytes = message->length;
-  return true;
-}
-
-UnexpectedMessage* Engine::improbe(std::uint16_t context_id,
-                                   std::int32_t source, std::int32_t tag,
-                                   Status* status) {
-  progress();
-  ProgressLock lock(progress_mutex_, config_.thread_multiple);
-  matching::UnexpectedEntry* entry =
-      match_.match_unexpected(context_id, source, tag, false);
+      match_.match_unexpected(context_id, source, tag, !remove);
   if (entry == nullptr) {
     return nullptr;
   }

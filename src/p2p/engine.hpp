@@ -99,10 +99,16 @@ class Engine {
 
   // Probe: the first matching message, left queued (peek) or removed
   // (matched probe; the message then belongs to the caller until mrecv).
+  UnexpectedMessage* probe(std::uint16_t context_id, std::int32_t source,
+                           std::int32_t tag, bool remove, Status* status);
   bool iprobe(std::uint16_t context_id, std::int32_t source, std::int32_t tag,
-              Status* status);
+              Status* status) {
+    return probe(context_id, source, tag, false, status) != nullptr;
+  }
   UnexpectedMessage* improbe(std::uint16_t context_id, std::int32_t source,
-                             std::int32_t tag, Status* status);
+                             std::int32_t tag, Status* status) {
+    return probe(context_id, source, tag, true, status);
+  }
   void mrecv(UnexpectedMessage* message, Request& request);
 
   // One pass over every source of work. True if anything happened.
