@@ -45,7 +45,7 @@ void coll_recv(Comm* comm, int source, int tag, void* data, std::size_t bytes) {
       datatype::Layout{static_cast<std::byte*>(data), bytes, nullptr};
   request.peer = source;
   request.tag = tag;
-  request.context_id = comm->coll_context_id;
+  request.context_id = comm->coll_recv_context_id;
   request.comm = comm;
   state().engine->start_recv(request);
   state().engine->wait(request);

@@ -35,7 +35,7 @@ Comm* find_comm(MPI_Comm comm) {
   if (comm == MPI_COMM_SELF) {
     return &state().self;
   }
-  return nullptr;  // communicator creation arrives with the communicators issue
+  return state().comms.find(comm);
 }
 
 const datatype::BasicType* find_type(MPI_Datatype type) {
@@ -170,19 +170,22 @@ int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
 }
 
 int check_dest(Comm* comm, int rank, const char* function) noexcept {
-  if ((rank < 0 || rank >= comm->size) && rank != MPI_PROC_NULL) [[unlikely]] {
-    return fail(comm, MPI_ERR_RANK, function,
-                "invalid rank %d (communicator size %d)", rank, comm->size);
+  if ((rank < 0 || rank >= comm->peer_count()) && rank != MPI_PROC_NULL)
+      [[unlikely]] {
+    return fail(comm, MPI_ERR_RANK, function, "invalid rank %d (%s size %d)",
+                rank, comm->is_inter ? "remote group" : "communicator",
+                comm->peer_count());
   }
   return MPI_SUCCESS;
 }
 
 int check_source(Comm* comm, int rank, const char* function) noexcept {
-  if ((rank < 0 || rank >= comm->size) && rank != MPI_PROC_NULL &&
+  if ((rank < 0 || rank >= comm->peer_count()) && rank != MPI_PROC_NULL &&
       rank != MPI_ANY_SOURCE) [[unlikely]] {
     return fail(comm, MPI_ERR_RANK, function,
-                "invalid rank %d as source (communicator size %d)", rank,
-                comm->size);
+                "invalid rank %d as source (%s size %d)", rank,
+                comm->is_inter ? "remote group" : "communicator",
+                comm->peer_count());
   }
   return MPI_SUCCESS;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "datatype/predefined.hpp"
@@ -28,18 +29,49 @@ struct Errhandler {
   int references = 1;
 };
 
+// One cached attribute (MPI_Comm_set_attr): the keyval and the value.
+struct Attribute {
+  int keyval = 0;
+  void* value = nullptr;
+};
+
+namespace detail {
+struct CommShared;  // mpi/comm/*: scratch block and creation bookkeeping
+}
+
+// A communicator. On an intracommunicator the local and the remote group are
+// the same group; on an intercommunicator `slots`, `remote_lpids` and the
+// send context belong to the remote group (the one ranks in point-to-point
+// calls name), everything else to the local one.
 struct Comm {
   static constexpr std::uint32_t kMagic = 0x436f6d31;  // "Com1"
   std::uint32_t magic = kMagic;
-  std::uint16_t context_id = 0;  // point-to-point context
-  std::uint16_t coll_context_id =
-      0;  // context for internal collective traffic (Z = 1)
-  int rank = 0;
-  int size = 0;
-  std::vector<std::uint32_t> slots;  // comm rank -> segment slot
+  // Point-to-point contexts: messages carry context_id, receives match on
+  // recv_context_id (equal on an intracommunicator; on an intercommunicator
+  // context_id is the remote group's recv_context_id).
+  std::uint16_t context_id = 0;
+  std::uint16_t recv_context_id = 0;
+  // The same two with Z = 1, for the library's internal collective traffic.
+  std::uint16_t coll_context_id = 0;
+  std::uint16_t coll_recv_context_id = 0;
+  int rank = 0;  // in the local group
+  int size = 0;  // of the local group
+  bool is_inter = false;
+  int remote_size = 0;  // of the remote group (== size on an intracomm)
+  std::vector<std::uint32_t> slots;        // peer rank -> segment slot
+  std::vector<std::int32_t> lpids;         // local group, rank -> lpid
+  std::vector<std::int32_t> remote_lpids;  // intercomm: remote rank -> lpid
+  Comm* local_comm = nullptr;  // intercomm: the local group as intracomm
+  detail::CommShared* shared = nullptr;  // scratch block etc. (owned)
+  bool predefined = false;               // MPI_COMM_WORLD / MPI_COMM_SELF
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;
-  MPI_Comm handle = MPI_COMM_NULL;  // the handle the user sees
+  MPI_Comm handle = MPI_COMM_NULL;    // the handle the user sees
+  std::vector<Attribute> attributes;  // cached attributes, in set order
+  std::vector<std::pair<std::string, std::string>> hints;  // Comm_set_info
+
+  // Number of ranks a point-to-point call may name.
+  int peer_count() const { return is_inter ? remote_size : size; }
 };
 
 struct Runtime;
@@ -48,6 +80,7 @@ struct Runtime;
 struct MpiState {
   Comm world;
   Comm self;
+  HandleArena<Comm> comms{1u << 16};
   HandleArena<p2p::Request> requests{1u << 22};
   HandleArena<Errhandler> errhandlers{1u << 16};
   runtime::Runtime* runtime = nullptr;

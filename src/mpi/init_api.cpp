@@ -8,6 +8,7 @@
 
 #include "base/log.hpp"
 #include "mpi/bsend.hpp"
+#include "mpi/comm.hpp"
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/errors.hpp"
@@ -57,23 +58,8 @@ int init_common(int required, int* provided, const char* function) {
   s.requests.set_thread_safe(level == MPI_THREAD_MULTIPLE);
   s.errhandlers.set_thread_safe(level == MPI_THREAD_MULTIPLE);
   const runtime::WorldInfo& world = s.runtime->world();
-  s.world.context_id = 0;       // mask word 0, bit 0: prefix 0 << 4
-  s.world.coll_context_id = 1;  // Z bit
-  s.world.rank = static_cast<int>(world.rank);
-  s.world.size = static_cast<int>(world.size);
-  s.world.slots.resize(world.size);
-  for (std::uint32_t r = 0; r < world.size; ++r) {
-    s.world.slots[r] = r;
-  }
-  s.world.name = "MPI_COMM_WORLD";
-  s.world.handle = MPI_COMM_WORLD;
-  s.self.context_id = 1 << 4;  // mask word 0, bit 1
-  s.self.coll_context_id = (1 << 4) | 1;
-  s.self.rank = 0;
-  s.self.size = 1;
-  s.self.slots = {world.slot};
-  s.self.name = "MPI_COMM_SELF";
-  s.self.handle = MPI_COMM_SELF;
+  s.comms.set_thread_safe(level == MPI_THREAD_MULTIPLE);
+  init_predefined_comms(s, world);
   main_thread = pthread_self();
   if (provided != nullptr) {
     *provided = level;

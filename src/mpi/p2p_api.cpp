@@ -144,7 +144,7 @@ int recv_impl(void* buf, MPI_Count count, MPI_Datatype datatype, int source,
     p2p::Status direct;
     if (state().engine->recv_now(
             op.comm->slots[static_cast<std::size_t>(source)],
-            op.comm->context_id, source, tag, op.layout, &direct)) {
+            op.comm->recv_context_id, source, tag, op.layout, &direct)) {
       fill_status(status, direct);
       return MPI_SUCCESS;
     }

@@ -93,7 +93,7 @@ void setup_recv(p2p::Request& request, const Operation& op) {
   request.layout = op.layout;
   request.peer = op.peer;
   request.tag = op.tag;
-  request.context_id = op.comm->context_id;
+  request.context_id = op.comm->recv_context_id;
   request.comm = op.comm;
 }
 

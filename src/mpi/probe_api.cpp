@@ -64,7 +64,8 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag,
     return MPI_SUCCESS;
   }
   p2p::Status found;
-  *flag = state().engine->iprobe(c->context_id, source, tag, &found) ? 1 : 0;
+  *flag =
+      state().engine->iprobe(c->recv_context_id, source, tag, &found) ? 1 : 0;
   if (*flag != 0) {
     fill_status(status, found);
   }
@@ -86,7 +87,7 @@ extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm,
   p2p::Status found;
   p2p::Engine& engine = *state().engine;
   engine.wait_until(
-      [&] { return engine.iprobe(c->context_id, source, tag, &found); });
+      [&] { return engine.iprobe(c->recv_context_id, source, tag, &found); });
   fill_status(status, found);
   return MPI_SUCCESS;
 }
@@ -110,7 +111,7 @@ extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag,
   }
   p2p::Status found;
   p2p::UnexpectedMessage* taken =
-      state().engine->improbe(c->context_id, source, tag, &found);
+      state().engine->improbe(c->recv_context_id, source, tag, &found);
   if (taken == nullptr) {
     *flag = 0;
     return MPI_SUCCESS;
