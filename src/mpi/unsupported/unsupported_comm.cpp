@@ -27,12 +27,6 @@ extern "C" int PMPI_Attr_put(MPI_Comm /*comm*/, int /*keyval*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Attr_put);
 
-extern "C" int PMPI_Comm_compare(MPI_Comm /*comm1*/, MPI_Comm /*comm2*/,
-                                 int* /*result*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_compare");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_compare);
-
 extern "C" int PMPI_Comm_create(MPI_Comm /*comm*/, MPI_Group /*group*/,
                                 MPI_Comm* /*newcomm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_create");
@@ -60,22 +54,11 @@ extern "C" int PMPI_Comm_delete_attr(MPI_Comm /*comm*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_delete_attr);
 
-extern "C" int PMPI_Comm_dup(MPI_Comm /*comm*/,
-                             MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_dup");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_dup);
-
 extern "C" int PMPI_Comm_dup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
                                        MPI_Comm* /*newcomm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_dup_with_info");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_dup_with_info);
-
-extern "C" int PMPI_Comm_free(MPI_Comm* /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_free);
 
 extern "C" int PMPI_Comm_free_keyval(int* /*comm_keyval*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_free_keyval");
@@ -88,23 +71,11 @@ extern "C" int PMPI_Comm_get_info(MPI_Comm /*comm*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_get_info);
 
-extern "C" int PMPI_Comm_get_name(MPI_Comm /*comm*/, char* /*comm_name*/,
-                                  int* /*resultlen*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_get_name");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_get_name);
-
 extern "C" int PMPI_Comm_group(MPI_Comm /*comm*/,
                                MPI_Group* /*group*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_group");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_group);
-
-extern "C" int PMPI_Comm_idup(MPI_Comm /*comm*/, MPI_Comm* /*newcomm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_idup");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_idup);
 
 extern "C" int PMPI_Comm_idup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
                                         MPI_Comm* /*newcomm*/,
@@ -119,12 +90,6 @@ extern "C" int PMPI_Comm_remote_group(MPI_Comm /*comm*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_remote_group);
 
-extern "C" int PMPI_Comm_remote_size(MPI_Comm /*comm*/,
-                                     int* /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_remote_size");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_remote_size);
-
 extern "C" int PMPI_Comm_set_attr(MPI_Comm /*comm*/, int /*comm_keyval*/,
                                   void* /*attribute_val*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_set_attr");
@@ -137,29 +102,12 @@ extern "C" int PMPI_Comm_set_info(MPI_Comm /*comm*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_set_info);
 
-extern "C" int PMPI_Comm_set_name(MPI_Comm /*comm*/,
-                                  const char* /*comm_name*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_set_name");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_set_name);
-
-extern "C" int PMPI_Comm_split(MPI_Comm /*comm*/, int /*color*/, int /*key*/,
-                               MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_split");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_split);
-
 extern "C" int PMPI_Comm_split_type(MPI_Comm /*comm*/, int /*split_type*/,
                                     int /*key*/, MPI_Info /*info*/,
                                     MPI_Comm* /*newcomm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_split_type");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_split_type);
-
-extern "C" int PMPI_Comm_test_inter(MPI_Comm /*comm*/, int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_test_inter");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_test_inter);
 
 extern "C" int PMPI_Group_compare(MPI_Group /*group1*/, MPI_Group /*group2*/,
                                   int* /*result*/) noexcept {
@@ -236,15 +184,6 @@ extern "C" int PMPI_Group_union(MPI_Group /*group1*/, MPI_Group /*group2*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Group_union);
 
-extern "C" int PMPI_Intercomm_create(MPI_Comm /*local_comm*/,
-                                     int /*local_leader*/,
-                                     MPI_Comm /*peer_comm*/,
-                                     int /*remote_leader*/, int /*tag*/,
-                                     MPI_Comm* /*newintercomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Intercomm_create");
-}
-SHMPI_PMPI_ALIAS(MPI_Intercomm_create);
-
 extern "C" int PMPI_Intercomm_create_from_groups(
     MPI_Group /*local_group*/, int /*local_leader*/, MPI_Group /*remote_group*/,
     int /*remote_leader*/, const char* /*stringtag*/, MPI_Info /*info*/,
@@ -252,12 +191,6 @@ extern "C" int PMPI_Intercomm_create_from_groups(
   return shmpi_mpi_unsupported("MPI_Intercomm_create_from_groups");
 }
 SHMPI_PMPI_ALIAS(MPI_Intercomm_create_from_groups);
-
-extern "C" int PMPI_Intercomm_merge(MPI_Comm /*intercomm*/, int /*high*/,
-                                    MPI_Comm* /*newintracomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Intercomm_merge");
-}
-SHMPI_PMPI_ALIAS(MPI_Intercomm_merge);
 
 extern "C" int PMPI_Keyval_create(MPI_Copy_function* /*copy_fn*/,
                                   MPI_Delete_function* /*delete_fn*/,
