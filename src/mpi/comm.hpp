@@ -51,6 +51,7 @@ struct SplitResult {
   std::vector<int> members;  // parent ranks of the new group, in rank order
   contextid::ContextId id = 0;
   scratch::CommBlock* block = nullptr;
+  Comm* created = nullptr;  // create_group_round: the new communicator
   std::vector<int> colors;  // every parent member's color and key
   std::vector<int> keys;
 };
@@ -117,6 +118,12 @@ void settle_merge(Comm& local, std::uint32_t tag, bool ok, bool retry,
 Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
                      const std::vector<std::int32_t>& lpids, int rank,
                      contextid::ContextId id, scratch::CommBlock* block);
+
+// MPI_Comm_create_group's agreement among the members of `lpids` only (in
+// group order; the caller is one of them), on a rendezvous block found in
+// the scratch directory. On success out->created is the new communicator.
+int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
+                       int tag, SplitResult* out, const char** why);
 
 // A barrier over an intracommunicator's members: one empty round.
 void block_barrier(Comm& comm);

@@ -8,10 +8,13 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <new>
 
 #include "contextid/context_id.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/lpid_glue.hpp"
+#include "scratch/directory.hpp"
 #include "segment/wake_word.hpp"
 
 namespace shmpi::mpi {
@@ -295,6 +298,85 @@ Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
   c->shared = new_shared(block, lowest_slot_rank(slots, all));
   c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
   return c;
+}
+
+int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
+                       int tag, SplitResult* out, const char** why) {
+  static scratch::Directory directory(state().runtime->segment());
+  static std::map<std::uint64_t, std::uint64_t> generations;
+  static std::mutex generations_mutex;
+  const std::vector<std::uint32_t> slots = slots_of_lpids(lpids);
+  const std::int32_t me = parent.lpids[static_cast<std::size_t>(parent.rank)];
+  const auto index = static_cast<int>(
+      std::find(lpids.begin(), lpids.end(), me) - lpids.begin());
+  std::vector<int> all(lpids.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    all[i] = static_cast<int>(i);
+  }
+  const std::uint32_t leader = lowest_slot_rank(slots, all);
+  // The key: who, on which parent, with which tag, and how many times
+  // before (the same count on every member).
+  std::vector<std::uint64_t> words = {slots[leader], parent.recv_context_id,
+                                      static_cast<std::uint64_t>(tag),
+                                      slots.size()};
+  words.insert(words.end(), slots.begin(), slots.end());
+  const std::uint64_t base = scratch::digest(words.data(), words.size());
+  std::uint64_t generation;
+  {
+    std::lock_guard<std::mutex> guard(generations_mutex);
+    generation = generations[base]++;
+  }
+  const std::uint64_t pair[2] = {base, generation};
+  const std::uint64_t key = scratch::digest(pair, 2);
+  CommBlock* block = nullptr;
+  if (index == static_cast<int>(leader)) {
+    block = block_pool().acquire(static_cast<std::uint32_t>(lpids.size()),
+                                 static_cast<std::uint32_t>(lpids.size()));
+    if (block == nullptr) {
+      *why = "the shared heap has no room for another communicator block";
+      return MPI_ERR_NO_MEM;
+    }
+    block->header.key = key;
+    if (!directory.insert(key, block_pool().offset_of(block))) {
+      *why = "too many MPI_Comm_create_group calls in flight at once";
+      return MPI_ERR_NO_MEM;
+    }
+  } else {
+    std::uint64_t offset = 0;
+    state().engine->wait_until([&] {
+      offset = directory.find(key);
+      return offset != 0;
+    });
+    block = block_pool().at(offset);
+  }
+  Comm group;
+  group.rank = index;
+  group.size = group.remote_size = static_cast<int>(lpids.size());
+  group.slots = slots;
+  group.lpids = lpids;
+  group.recv_context_id = group.context_id = parent.recv_context_id;
+  detail::CommShared shared;
+  shared.block = block;
+  shared.leader = leader;
+  group.shared = &shared;
+  int rc = split_round(group, 0, index,
+                       0x80000000u | static_cast<std::uint32_t>(tag), out, why);
+  if (rc == MPI_SUCCESS && out->joined) {
+    Comm* c = make_intracomm(group, *out);
+    if (c == nullptr) {
+      rc = MPI_ERR_NO_MEM;
+      *why = "out of communicator handles";
+    } else {
+      c->errhandler = parent.errhandler;
+      out->created = c;
+    }
+  }
+  group.shared = nullptr;
+  if (block_pool().drop(block)) {
+    directory.remove(key);
+    block_pool().recycle(block);
+  }
+  return rc;
 }
 
 void block_barrier(Comm& comm) {

@@ -88,6 +88,11 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
   return block;
 }
 
+bool BlockPool::drop(CommBlock* block) {
+  // acq_rel: as in release().
+  return block->header.references.fetch_sub(1, std::memory_order_acq_rel) == 1;
+}
+
 void BlockPool::release(CommBlock* block) {
   // acq_rel: our last reads of the block happen before the push, and the
   // last releaser sees every other member's.

@@ -39,6 +39,10 @@ class BlockPool {
   CommBlock* acquire(std::uint32_t members, std::uint32_t references);
   // Drops one reference; the last one puts the block back on its list.
   void release(CommBlock* block);
+  // Drops one reference without recycling; true for the last one, which
+  // must then call recycle() (after removing a directory entry).
+  bool drop(CommBlock* block);
+  void recycle(CommBlock* block) { push(block); }
 
   std::uint64_t offset_of(const CommBlock* block) const {
     return segment_.offset_of(block);
