@@ -119,6 +119,9 @@ detail::CommShared* new_shared(CommBlock* block, std::uint32_t leader) {
   if (shared != nullptr) {
     shared->block = block;
     shared->leader = leader;
+    // Relaxed: the block's offset reached us through a round (acquire),
+    // after the pop that handed it out saw the last user's store.
+    shared->round = block->header.base_round.load(std::memory_order_relaxed);
   }
   return shared;
 }
@@ -358,6 +361,7 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
   detail::CommShared shared;
   shared.block = block;
   shared.leader = leader;
+  shared.round = block->header.base_round.load(std::memory_order_relaxed);
   group.shared = &shared;
   int rc = split_round(group, 0, index,
                        0x80000000u | static_cast<std::uint32_t>(tag), out, why);
@@ -372,6 +376,7 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
     }
   }
   group.shared = nullptr;
+  block->header.base_round.store(shared.round, std::memory_order_relaxed);
   if (block_pool().drop(block)) {
     directory.remove(key);
     block_pool().recycle(block);
@@ -705,6 +710,9 @@ void destroy_comm(Comm* comm) {
       block_pool().release(block_pool().at(r.block));
     }
     if (comm->shared->block != nullptr) {
+      // Relaxed: ordered before the reference drop (acq_rel) below.
+      comm->shared->block->header.base_round.store(comm->shared->round,
+                                                   std::memory_order_relaxed);
       block_pool().release(comm->shared->block);
     }
     delete comm->shared;

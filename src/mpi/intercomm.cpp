@@ -71,19 +71,6 @@ Comm* build_intercomm(const Comm& local_parent, const SplitResult& local,
   return c;
 }
 
-SplitResult whole_group(const Comm& comm, ContextId id,
-                        scratch::CommBlock* block) {
-  SplitResult r;
-  r.joined = true;
-  r.id = id;
-  r.block = block;
-  r.members.resize(static_cast<std::size_t>(comm.size));
-  for (int i = 0; i < comm.size; ++i) {
-    r.members[static_cast<std::size_t>(i)] = i;
-  }
-  return r;
-}
-
 void undo_local(const SplitResult& local) {
   if (local.joined) {
     arbiter().release(local.id);

@@ -76,14 +76,15 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
     block->header.magic = kBlockMagic;
     block->header.capacity = capacity;
     block->header.size_class = cls;
+    // Heap memory may be recycled: start every round word at 0. Relaxed:
+    // the block is private until its offset is published with a release.
+    for (std::uint32_t m = 0; m < capacity; ++m) {
+      block->slot(m, 0).round.store(0, std::memory_order_relaxed);
+      block->slot(m, 1).round.store(0, std::memory_order_relaxed);
+    }
+    block->header.base_round.store(0, std::memory_order_relaxed);
   }
   block->header.key = 0;
-  for (std::uint32_t m = 0; m < members; ++m) {
-    // Relaxed: the block is private until its offset is published with a
-    // release (a round word), which orders these stores.
-    block->slot(m, 0).round.store(0, std::memory_order_relaxed);
-    block->slot(m, 1).round.store(0, std::memory_order_relaxed);
-  }
   block->header.references.store(references, std::memory_order_relaxed);
   return block;
 }

@@ -58,6 +58,13 @@ struct alignas(kFalseSharingRange) BlockHeader {
   std::atomic<std::uint64_t> next_free;
   // Directory key of a rendezvous block (MPI_Comm_create_group), else 0.
   std::uint64_t key;
+  // The last round any communicator ran on this block: the next one starts
+  // counting from here, so stale round words in the slots are always below
+  // its rounds and recycling a block needs no zeroing (which would pull
+  // every member's slot lines over). Written by each member before it
+  // drops its reference (all members of a communicator end on the same
+  // round), read after the block is handed out again.
+  std::atomic<std::uint64_t> base_round;
 };
 static_assert(sizeof(BlockHeader) == kFalseSharingRange);
 
