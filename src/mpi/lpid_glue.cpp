@@ -1,50 +1,47 @@
 // SPDX-License-Identifier: MIT
-// Until the lpid tables of src/lpid are wired in, the only processes are
-// the first world's: lpid = world rank = segment slot, and the gpid is what
-// the launcher wrote in the slot's rank-table entry.
+// The communicator code's view of process IDs, over the process's lpid
+// table (mpi/lpid_table.hpp): gpids travel in the rank table's packed form,
+// and a process from another process group gets an lpid when it is first
+// met.
 #include "mpi/lpid_glue.hpp"
 
-#include "mpi/core.hpp"
+#include <utility>
+
+#include "lpid/gpid.hpp"
+#include "mpi/lpid_table.hpp"
 
 namespace shmpi::mpi {
 
 std::vector<std::uint64_t> gpids_of_lpids(
     const std::vector<std::int32_t>& lpids) {
-  const segment::Segment& segment = state().runtime->segment();
-  std::vector<std::uint64_t> gpids;
-  gpids.reserve(lpids.size());
-  for (std::int32_t lpid : lpids) {
-    gpids.push_back(segment.rank_info(static_cast<std::uint32_t>(lpid)).gpid);
+  const lpid::MemberGpids members = gpids_of(lpids);
+  std::vector<std::uint64_t> packed;
+  packed.reserve(members.gpids.size());
+  for (const lpid::Gpid& gpid : members.gpids) {
+    packed.push_back(lpid::pack(gpid));
   }
-  return gpids;
+  return packed;
 }
 
 bool lpids_of_gpids(const std::vector<std::uint64_t>& gpids,
                     std::vector<std::int32_t>* lpids) {
-  const segment::Segment& segment = state().runtime->segment();
-  const std::uint32_t size =
-      state().world.size > 0 ? static_cast<std::uint32_t>(state().world.size)
-                             : 0;
-  lpids->clear();
-  for (std::uint64_t gpid : gpids) {
-    std::int32_t found = -1;
-    for (std::uint32_t slot = 0; slot < size; ++slot) {
-      if (segment.rank_info(slot).gpid == gpid) {
-        found = static_cast<std::int32_t>(slot);
-        break;
-      }
-    }
-    if (found < 0) {
-      return false;
-    }
-    lpids->push_back(found);
+  std::vector<lpid::Gpid> unpacked;
+  unpacked.reserve(gpids.size());
+  for (std::uint64_t packed : gpids) {
+    unpacked.push_back(lpid::unpack(packed));
   }
+  std::vector<std::int32_t> found(gpids.size());
+  if (!to_lpids(unpacked, found)) {
+    lpids->clear();
+    return false;
+  }
+  *lpids = std::move(found);
   return true;
 }
 
 std::vector<std::uint32_t> slots_of_lpids(
     const std::vector<std::int32_t>& lpids) {
-  return {lpids.begin(), lpids.end()};
+  return slots_of(lpids);
 }
 
 }  // namespace shmpi::mpi

@@ -71,24 +71,12 @@ extern "C" int PMPI_Comm_get_info(MPI_Comm /*comm*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_get_info);
 
-extern "C" int PMPI_Comm_group(MPI_Comm /*comm*/,
-                               MPI_Group* /*group*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_group");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_group);
-
 extern "C" int PMPI_Comm_idup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
                                         MPI_Comm* /*newcomm*/,
                                         MPI_Request* /*request*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_idup_with_info");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_idup_with_info);
-
-extern "C" int PMPI_Comm_remote_group(MPI_Comm /*comm*/,
-                                      MPI_Group* /*group*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_remote_group");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_remote_group);
 
 extern "C" int PMPI_Comm_set_attr(MPI_Comm /*comm*/, int /*comm_keyval*/,
                                   void* /*attribute_val*/) noexcept {
@@ -108,81 +96,6 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm /*comm*/, int /*split_type*/,
   return shmpi_mpi_unsupported("MPI_Comm_split_type");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_split_type);
-
-extern "C" int PMPI_Group_compare(MPI_Group /*group1*/, MPI_Group /*group2*/,
-                                  int* /*result*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_compare");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_compare);
-
-extern "C" int PMPI_Group_difference(MPI_Group /*group1*/, MPI_Group /*group2*/,
-                                     MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_difference");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_difference);
-
-extern "C" int PMPI_Group_excl(MPI_Group /*group*/, int /*n*/,
-                               const int /*ranks*/[],
-                               MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_excl");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_excl);
-
-extern "C" int PMPI_Group_free(MPI_Group* /*group*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_free);
-
-extern "C" int PMPI_Group_incl(MPI_Group /*group*/, int /*n*/,
-                               const int /*ranks*/[],
-                               MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_incl");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_incl);
-
-extern "C" int PMPI_Group_intersection(MPI_Group /*group1*/,
-                                       MPI_Group /*group2*/,
-                                       MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_intersection");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_intersection);
-
-extern "C" int PMPI_Group_range_excl(MPI_Group /*group*/, int /*n*/,
-                                     int /*ranges*/[][3],
-                                     MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_range_excl");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_range_excl);
-
-extern "C" int PMPI_Group_range_incl(MPI_Group /*group*/, int /*n*/,
-                                     int /*ranges*/[][3],
-                                     MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_range_incl");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_range_incl);
-
-extern "C" int PMPI_Group_rank(MPI_Group /*group*/, int* /*rank*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_rank");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_rank);
-
-extern "C" int PMPI_Group_size(MPI_Group /*group*/, int* /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_size");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_size);
-
-extern "C" int PMPI_Group_translate_ranks(
-    MPI_Group /*group1*/, int /*n*/, const int /*ranks1*/[],
-    MPI_Group /*group2*/, int /*ranks2*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_translate_ranks");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_translate_ranks);
-
-extern "C" int PMPI_Group_union(MPI_Group /*group1*/, MPI_Group /*group2*/,
-                                MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_union");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_union);
 
 extern "C" int PMPI_Intercomm_create_from_groups(
     MPI_Group /*local_group*/, int /*local_leader*/, MPI_Group /*remote_group*/,
