@@ -27,19 +27,6 @@ extern "C" int PMPI_Attr_put(MPI_Comm /*comm*/, int /*keyval*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Attr_put);
 
-extern "C" int PMPI_Comm_create(MPI_Comm /*comm*/, MPI_Group /*group*/,
-                                MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_create");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_create);
-
-extern "C" int PMPI_Comm_create_group(MPI_Comm /*comm*/, MPI_Group /*group*/,
-                                      int /*tag*/,
-                                      MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_create_group");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_create_group);
-
 extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* /*comm_copy_attr_fn*/,
                                        MPI_Comm_delete_attr_function* /*comm_delete_attr_fn*/,
                                        int* /*comm_keyval*/,
@@ -89,13 +76,6 @@ extern "C" int PMPI_Comm_set_info(MPI_Comm /*comm*/,
   return shmpi_mpi_unsupported("MPI_Comm_set_info");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_set_info);
-
-extern "C" int PMPI_Comm_split_type(MPI_Comm /*comm*/, int /*split_type*/,
-                                    int /*key*/, MPI_Info /*info*/,
-                                    MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_split_type");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_split_type);
 
 extern "C" int PMPI_Intercomm_create_from_groups(
     MPI_Group /*local_group*/, int /*local_leader*/, MPI_Group /*remote_group*/,
