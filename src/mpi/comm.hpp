@@ -17,19 +17,23 @@ namespace shmpi::mpi {
 
 namespace detail {
 
-// A context ID (and the block of the communicator that will use it) that
-// every member already agreed on: MPI_Comm_dup takes the next one without
-// any communication. Agreement rounds hand out IDs in small batches.
+// A context ID that every member already agreed on, with the generation
+// that names its communicator's block: MPI_Comm_dup takes the next one
+// without any communication. Agreement rounds hand them out in batches.
 struct Reserved {
   contextid::ContextId id;
-  std::uint64_t block;  // offset of a block for the parent's whole group
+  std::uint64_t generation;
 };
 
 struct CommShared {
+  // The communicator's block, attached at its first round (attach_block).
   scratch::CommBlock* block = nullptr;
+  std::uint64_t key = 0;     // its directory key (0: not in the directory)
   std::uint64_t round = 0;   // the last round this process published
   std::uint32_t leader = 0;  // local rank of the member with the lowest slot
-  std::deque<Reserved> reserve;
+  std::uint64_t generation = 0;   // the leader's number for this communicator
+  std::vector<Reserved> reserve;  // agreed IDs from reserve_head on
+  std::size_t reserve_head = 0;
   // Nonblocking creations (MPI_Comm_idup) still running on this parent:
   // blocking ones wait for them, so every member sees the same order.
   std::atomic<std::uint32_t> pending{0};
@@ -50,9 +54,9 @@ struct SplitResult {
   bool joined = false;
   std::vector<int> members;  // parent ranks of the new group, in rank order
   contextid::ContextId id = 0;
-  scratch::CommBlock* block = nullptr;
-  Comm* created = nullptr;  // create_group_round: the new communicator
-  std::vector<int> colors;  // every parent member's color and key
+  std::uint64_t generation = 0;  // of the group's lowest-slot member
+  Comm* created = nullptr;       // create_group_round: the new communicator
+  std::vector<int> colors;       // every parent member's color and key
   std::vector<int> keys;
 };
 
@@ -92,32 +96,36 @@ class DupRound {
   contextid::Arbiter::Key key_;
   bool leader_;
   int next_member_ = 0;
-  std::vector<scratch::CommBlock*> offered_;
 };
 int outcome_class(DupRound::Outcome outcome);
 // Takes the parent's next reserved ID (the reserve must not be empty).
 Comm* dup_from_reserve(Comm& parent);
+bool reserve_empty(const Comm& parent);
+// Finds (or, on its lowest member, makes) a communicator's block. With
+// `wait` false returns MPI_ERR_PENDING instead of waiting for the lowest
+// member to make it.
+int attach_block(Comm& comm, bool wait, const char** why);
 // MPI_Intercomm_merge's local half: every member of `local` offers its mask
-// (kept owned until settle_merge), its spare block and `high`; the result is
-// the AND of the group's masks and what the leaders exchange.
+// (kept owned until settle_merge), a generation number and `high`; the result
+// is the AND of the group's masks and what the leaders exchange.
 struct GroupOffer {
   std::uint32_t mask[contextid::kMaskWords];
   std::uint32_t all_real;     // every member offered its real mask
   std::uint32_t no_free;      // some member has no free ID at all
   std::int32_t high;          // the group's high argument
   std::uint32_t lowest_slot;  // segment slot of the group's lowest member
-  std::uint64_t offer;        // that member's spare block
+  std::uint64_t generation;   // that member's number for the merged block
 };
-int merge_offer_round(Comm& local, int high, std::uint32_t merged_size,
-                      std::uint32_t tag, GroupOffer* out);
+int merge_offer_round(Comm& local, int high, std::uint32_t tag,
+                      GroupOffer* out);
 // Ends the allocation merge_offer_round began: commit `id` (0 with
-// `give_up`: abandon; `retry`: try again), and whether our spare was used.
+// `ok` false: abandon, or with `retry` try again).
 void settle_merge(Comm& local, std::uint32_t tag, bool ok, bool retry,
-                  contextid::ContextId id, std::uint64_t chosen_block);
+                  contextid::ContextId id);
 // A new intracommunicator over explicit members (merge).
 Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
                      const std::vector<std::int32_t>& lpids, int rank,
-                     contextid::ContextId id, scratch::CommBlock* block);
+                     contextid::ContextId id, std::uint64_t generation);
 
 // MPI_Comm_create_group's agreement among the members of `lpids` only (in
 // group order; the caller is one of them), on a rendezvous block found in

@@ -54,8 +54,16 @@ struct IdupTask {
       return false;  // an earlier idup on this parent is still running
     }
     if (!round) {
-      if (!parent->shared->reserve.empty()) {
+      if (!reserve_empty(*parent)) {
         complete(finish_dup());
+        return true;
+      }
+      const char* why = "";
+      if (int rc = attach_block(*parent, false, &why); rc != MPI_SUCCESS) {
+        if (rc == MPI_ERR_PENDING) {
+          return false;  // the lowest member has not made the block yet
+        }
+        complete(rc);
         return true;
       }
       round = std::make_unique<DupRound>(*parent);

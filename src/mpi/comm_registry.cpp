@@ -2,12 +2,14 @@
 // Communicator creation on the parent's scratch block. One round decides
 // everything: each member publishes its color and key, its context-ID mask
 // (or zeros while another thread's allocation holds the mask, or all ones
-// when it does not join) and a spare block it offers; every member then
-// reads every slot and computes the same answer.
+// when it does not join) and a generation number; every member then reads
+// every slot and computes the same answer: groups, context ID, and each new
+// communicator's directory key (its lowest member's slot and generation).
+// The new communicator's own block is made only when it first needs one.
 #include <sched.h>
 
 #include <algorithm>
-#include <array>
+#include <atomic>
 #include <map>
 #include <new>
 
@@ -15,6 +17,7 @@
 #include "mpi/comm.hpp"
 #include "mpi/lpid_glue.hpp"
 #include "scratch/directory.hpp"
+#include "segment/layout.hpp"
 #include "segment/wake_word.hpp"
 
 namespace shmpi::mpi {
@@ -28,45 +31,29 @@ namespace {
 
 // Where MPI_COMM_WORLD's block sits: a fixed place in the scratch area, so
 // that no rank has to tell the others at start-up.
-constexpr std::size_t kWorldBlockInScratch = 2 * kPageSize;
+constexpr std::size_t kWorldBlockInScratch = segment::kScratchFixedBytes;
 // Dup batches: IDs agreed per round while IDs are plentiful.
-constexpr unsigned kDupBatch = scratch::kOffers;
+constexpr unsigned kDupBatch = 32;
 constexpr unsigned kBatchWhileFree = 512;
 
-// One spare block per size class: offered in rounds, consumed when this
-// process leads a new group.
-std::array<CommBlock*, scratch::kSizeClasses>& spares() {
-  static std::array<CommBlock*, scratch::kSizeClasses> blocks{};
-  return blocks;
-}
-std::mutex& spares_mutex() {
-  static std::mutex mutex;
-  return mutex;
+// This process's generation numbers: unique for ever, so (slot, context
+// ID, generation) never names two communicators.
+std::uint64_t take_generations(std::uint64_t count) {
+  static std::atomic<std::uint64_t> next{1};
+  // Relaxed: only uniqueness matters.
+  return next.fetch_add(count, std::memory_order_relaxed);
 }
 
-CommBlock* take_spare(std::uint32_t members) {
-  const unsigned cls = scratch::BlockPool::size_class(members);
-  if (cls >= scratch::kSizeClasses) {
-    return nullptr;
-  }
-  {
-    std::lock_guard<std::mutex> guard(spares_mutex());
-    if (CommBlock* spare = std::exchange(spares()[cls], nullptr)) {
-      return spare;
-    }
-  }
-  return block_pool().acquire(2u << cls, 1);
+scratch::Directory& directory() {
+  static scratch::Directory instance(state().runtime->segment());
+  return instance;
 }
 
-void keep_spare(CommBlock* block) {
-  std::lock_guard<std::mutex> guard(spares_mutex());
-  CommBlock*& slot = spares()[block->header.size_class];
-  if (slot == nullptr) {
-    slot = block;
-    return;
-  }
-  block->header.references.store(1, std::memory_order_relaxed);
-  block_pool().release(block);
+std::uint64_t comm_key(std::uint32_t leader_slot, ContextId id,
+                       std::uint64_t generation) {
+  const std::uint64_t words[3] = {leader_slot, contextid::without_suffix(id),
+                                  generation};
+  return scratch::digest(words, 3);
 }
 
 MemberSlot& next_slot(Comm& c) {
@@ -87,19 +74,21 @@ void publish(Comm& c, MemberSlot& slot) {
   }
 }
 
-void wait_round(Comm& c) {
+bool round_arrived(Comm& c, int* next) {
   CommBlock* block = c.shared->block;
   const std::uint64_t round = c.shared->round;
+  // Acquire: pairs with the member's release in publish().
+  while (*next < c.size &&
+         block->slot(static_cast<std::uint32_t>(*next), round)
+                 .round.load(std::memory_order_acquire) >= round) {
+    ++*next;
+  }
+  return *next == c.size;
+}
+
+void wait_round(Comm& c) {
   int next = 0;
-  state().engine->wait_until([&] {
-    // Acquire: pairs with the member's release in publish().
-    while (next < c.size &&
-           block->slot(static_cast<std::uint32_t>(next), round)
-                   .round.load(std::memory_order_acquire) >= round) {
-      ++next;
-    }
-    return next == c.size;
-  });
+  state().engine->wait_until([&] { return round_arrived(c, &next); });
 }
 
 std::uint32_t lowest_slot_rank(const std::vector<std::uint32_t>& slots,
@@ -114,14 +103,11 @@ std::uint32_t lowest_slot_rank(const std::vector<std::uint32_t>& slots,
   return best;
 }
 
-detail::CommShared* new_shared(CommBlock* block, std::uint32_t leader) {
+detail::CommShared* new_shared(std::uint32_t leader, std::uint64_t generation) {
   auto* shared = new (std::nothrow) detail::CommShared();
   if (shared != nullptr) {
-    shared->block = block;
     shared->leader = leader;
-    // Relaxed: the block's offset reached us through a round (acquire),
-    // after the pop that handed it out saw the last user's store.
-    shared->round = block->header.base_round.load(std::memory_order_relaxed);
+    shared->generation = generation;
   }
   return shared;
 }
@@ -157,6 +143,77 @@ scratch::BlockPool& block_pool() {
   return pool;
 }
 
+int attach_block(Comm& c, bool wait, const char** why) {
+  detail::CommShared& shared = *c.shared;
+  if (shared.block != nullptr) {
+    return MPI_SUCCESS;
+  }
+  const std::uint32_t leader_slot = c.slots[shared.leader];
+  const std::uint64_t key =
+      comm_key(leader_slot, c.recv_context_id, shared.generation);
+  CommBlock* block = nullptr;
+  if (c.rank == static_cast<int>(shared.leader)) {
+    block = block_pool().acquire(static_cast<std::uint32_t>(c.size),
+                                 static_cast<std::uint32_t>(c.size));
+    if (block == nullptr) {
+      *why = "the shared heap has no room for another communicator block";
+      return MPI_ERR_NO_MEM;
+    }
+    block->header.key = key;
+    if (!directory().insert(key, block_pool().offset_of(block))) {
+      block->header.references.store(1, std::memory_order_relaxed);
+      block_pool().release(block);
+      *why =
+          "the scratch directory is full (too many communicators with "
+          "collective activity in the job)";
+      return MPI_ERR_NO_MEM;
+    }
+  } else {
+    std::uint64_t offset = directory().find(key);
+    if (offset == 0 && !wait) {
+      return MPI_ERR_PENDING;
+    }
+    if (offset == 0) {
+      state().engine->wait_until([&] {
+        offset = directory().find(key);
+        return offset != 0;
+      });
+    }
+    block = block_pool().at(offset);
+  }
+  shared.block = block;
+  shared.key = key;
+  // Relaxed: the offset came through the directory (acquire), after the
+  // pop that handed the block out saw its last user's store.
+  shared.round = block->header.base_round.load(std::memory_order_relaxed);
+  return MPI_SUCCESS;
+}
+
+namespace {
+
+// Drops this member's hold on a communicator's block; the last member
+// removes the directory entry and recycles the block.
+void detach_block(detail::CommShared& shared) {
+  CommBlock* block = shared.block;
+  if (block == nullptr || shared.key == 0) {
+    return;  // never attached, or the world's fixed block
+  }
+  // Relaxed: ordered before the reference drop (acq_rel) below.
+  block->header.base_round.store(shared.round, std::memory_order_relaxed);
+  if (block_pool().drop(block)) {
+    directory().remove(shared.key);
+    block_pool().recycle(block);
+  }
+  shared.block = nullptr;
+}
+
+// The world block and MPI_COMM_SELF are attached before use, by init.
+int attach_or_fail(Comm& c, const char** why) {
+  return attach_block(c, true, why);
+}
+
+}  // namespace
+
 void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   using contextid::collective;
   using contextid::from_mask_index;
@@ -177,12 +234,11 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   const segment::Segment& segment = s.runtime->segment();
   static_assert(kWorldBlockInScratch >=
                 scratch::kPoolHeadsInScratch + sizeof(scratch::PoolHeads));
-  auto* world_block = segment.at<CommBlock>(segment.layout().scratch_offset +
-                                            kWorldBlockInScratch);
   // The segment starts zeroed, so every round word is 0; the block is never
-  // freed, so its header needs no reference count.
+  // freed (key 0: not in the directory).
   w.shared = new detail::CommShared();
-  w.shared->block = world_block;
+  w.shared->block = segment.at<CommBlock>(segment.layout().scratch_offset +
+                                          kWorldBlockInScratch);
   w.shared->leader = 0;
 
   Comm& self = s.self;
@@ -197,28 +253,175 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   self.name = "MPI_COMM_SELF";
   self.handle = MPI_COMM_SELF;
   self.shared = new detail::CommShared();
-  self.shared->block = block_pool().acquire(1, 1);
+  self.shared->generation = take_generations(1);
   // Mask bit 2 stays reserved, as the seeds reserve it for the third
   // predefined communicator (MPICH's internal ICOMM_WORLD).
   arbiter().set_thread_safe(s.thread_multiple);
 }
 
-namespace {
-// The spare block a merge round offered, until settle_merge.
-thread_local CommBlock* merge_spare = nullptr;
-}  // namespace
-
-int merge_offer_round(Comm& local, int high, std::uint32_t merged_size,
-                      std::uint32_t tag, GroupOffer* out) {
-  wait_pending(local);
-  const contextid::Arbiter::Key akey = arbiter_key(local, tag);
+int split_round(Comm& parent, int color, int key, std::uint32_t tag,
+                SplitResult* out, const char** why) {
+  wait_pending(parent);
+  if (int rc = attach_or_fail(parent, why); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const bool joins = color != MPI_UNDEFINED;
+  const contextid::Arbiter::Key akey = arbiter_key(parent, tag);
   contextid::Arbiter& ids = arbiter();
-  if (merge_spare == nullptr) {
-    merge_spare = take_spare(merged_size);
-    if (merge_spare == nullptr) {
-      return MPI_ERR_NO_MEM;
+  // The generation this member would give a group it ends up leading.
+  const std::uint64_t generation = joins ? take_generations(1) : 0;
+  for (;;) {
+    MemberSlot& mine = next_slot(parent);
+    mine.color = joins ? color : -1;
+    mine.key = key;
+    mine.flags = slot_flags::kRealMask | (joins ? slot_flags::kJoins : 0u);
+    mine.want_ids = 1;
+    mine.free_ids = joins ? ids.free_count() : contextid::kMaskBits;
+    mine.value[0] = generation;
+    if (joins) {
+      if (!ids.offer(akey, std::span<std::uint32_t, contextid::kMaskWords>(
+                               mine.mask, contextid::kMaskWords))) {
+        mine.flags &= ~slot_flags::kRealMask;
+      }
+    } else {
+      std::fill(std::begin(mine.mask), std::end(mine.mask), 0xffffffffu);
+    }
+    publish(parent, mine);
+    wait_round(parent);
+
+    const std::uint64_t round = parent.shared->round;
+    CommBlock* block = parent.shared->block;
+    auto slot_of = [&](int m) -> MemberSlot& {
+      return block->slot(static_cast<std::uint32_t>(m), round);
+    };
+    bool all_real = true;
+    bool any_joins = false;
+    std::vector<const std::uint32_t*> masks;
+    masks.reserve(static_cast<std::size_t>(parent.size));
+    for (int m = 0; m < parent.size; ++m) {
+      const MemberSlot& s = slot_of(m);
+      all_real = all_real && (s.flags & slot_flags::kRealMask) != 0;
+      any_joins = any_joins || (s.flags & slot_flags::kJoins) != 0;
+      masks.push_back(s.mask);
+    }
+    if (!any_joins) {
+      *out = SplitResult{};
+      return MPI_SUCCESS;
+    }
+    if (!all_real) {
+      // Another allocation on some member holds its mask: try again.
+      if (joins) {
+        ids.retry(akey);
+      }
+      ::sched_yield();
+      continue;
+    }
+    std::vector<ContextId> agreed = contextid::agree(masks, 1);
+    if (agreed.empty()) {
+      if (joins) {
+        ids.abandon(akey);
+      }
+      *why = no_id_reason(parent);
+      return MPI_ERR_OTHER;
+    }
+    if (joins) {
+      ids.commit(akey, agreed);
+    }
+    SplitResult result;
+    result.joined = joins;
+    result.id = agreed[0];
+    result.colors.resize(static_cast<std::size_t>(parent.size));
+    result.keys.resize(static_cast<std::size_t>(parent.size));
+    for (int m = 0; m < parent.size; ++m) {
+      result.colors[static_cast<std::size_t>(m)] =
+          slot_of(m).color < 0 ? MPI_UNDEFINED : slot_of(m).color;
+      result.keys[static_cast<std::size_t>(m)] = slot_of(m).key;
+    }
+    if (joins) {
+      // My group in (key, parent rank) order; its lowest-slot member's
+      // generation names its block.
+      for (int m = 0; m < parent.size; ++m) {
+        if (slot_of(m).color == color) {
+          result.members.push_back(m);
+        }
+      }
+      std::stable_sort(
+          result.members.begin(), result.members.end(),
+          [&](int a, int b) { return slot_of(a).key < slot_of(b).key; });
+      const int leader =
+          result.members[lowest_slot_rank(parent.slots, result.members)];
+      result.generation = slot_of(leader).value[0];
+    }
+    *out = std::move(result);
+    return MPI_SUCCESS;
+  }
+}
+
+Comm* make_intracomm(const Comm& parent, const SplitResult& result) {
+  Comm* c = state().comms.create();
+  if (c == nullptr) {
+    return nullptr;
+  }
+  c->context_id = c->recv_context_id = result.id;
+  c->coll_context_id = c->coll_recv_context_id =
+      contextid::collective(result.id);
+  c->size = c->remote_size = static_cast<int>(result.members.size());
+  c->slots.resize(result.members.size());
+  c->lpids.resize(result.members.size());
+  for (std::size_t i = 0; i < result.members.size(); ++i) {
+    const auto p = static_cast<std::size_t>(result.members[i]);
+    c->slots[i] = parent.slots[p];
+    c->lpids[i] = parent.lpids[p];
+    if (result.members[i] == parent.rank) {
+      c->rank = static_cast<int>(i);
     }
   }
+  c->shared = new_shared(lowest_slot_rank(parent.slots, result.members),
+                         result.generation);
+  if (c->shared == nullptr) {
+    state().comms.destroy(c);
+    return nullptr;
+  }
+  c->errhandler = parent.errhandler;
+  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
+  return c;
+}
+
+Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
+                     const std::vector<std::int32_t>& lpids, int rank,
+                     ContextId id, std::uint64_t generation) {
+  Comm* c = state().comms.create();
+  if (c == nullptr) {
+    return nullptr;
+  }
+  c->context_id = c->recv_context_id = id;
+  c->coll_context_id = c->coll_recv_context_id = contextid::collective(id);
+  c->size = c->remote_size = static_cast<int>(slots.size());
+  c->rank = rank;
+  c->slots = slots;
+  c->lpids = lpids;
+  std::vector<int> all(slots.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    all[i] = static_cast<int>(i);
+  }
+  c->shared = new_shared(lowest_slot_rank(slots, all), generation);
+  if (c->shared == nullptr) {
+    state().comms.destroy(c);
+    return nullptr;
+  }
+  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
+  return c;
+}
+
+int merge_offer_round(Comm& local, int high, std::uint32_t tag,
+                      GroupOffer* out) {
+  wait_pending(local);
+  const char* why = "";
+  if (int rc = attach_or_fail(local, &why); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const contextid::Arbiter::Key akey = arbiter_key(local, tag);
+  contextid::Arbiter& ids = arbiter();
   MemberSlot& mine = next_slot(local);
   mine.flags = slot_flags::kJoins;
   mine.free_ids = ids.free_count();
@@ -226,9 +429,7 @@ int merge_offer_round(Comm& local, int high, std::uint32_t merged_size,
                           mine.mask, contextid::kMaskWords))) {
     mine.flags |= slot_flags::kRealMask;
   }
-  merge_spare->header.references.store(merged_size, std::memory_order_relaxed);
-  mine.offers = 1;
-  mine.offer[0] = block_pool().offset_of(merge_spare);
+  mine.value[0] = take_generations(1);
   mine.color = high;
   publish(local, mine);
   wait_round(local);
@@ -253,54 +454,23 @@ int merge_offer_round(Comm& local, int high, std::uint32_t merged_size,
     }
   }
   out->lowest_slot = local.slots[static_cast<std::size_t>(lowest)];
-  out->offer =
+  out->generation =
       local.shared->block->slot(static_cast<std::uint32_t>(lowest), round)
-          .offer[0];
+          .value[0];
   return MPI_SUCCESS;
 }
 
 void settle_merge(Comm& local, std::uint32_t tag, bool ok, bool retry,
-                  ContextId id, std::uint64_t chosen_block) {
+                  ContextId id) {
   const contextid::Arbiter::Key akey = arbiter_key(local, tag);
   if (ok) {
     const ContextId one[1] = {id};
     arbiter().commit(akey, one);
-    if (merge_spare != nullptr &&
-        block_pool().offset_of(merge_spare) == chosen_block) {
-      merge_spare = nullptr;  // the merged communicator uses it
-    }
   } else if (retry) {
     arbiter().retry(akey);
-    return;
   } else {
     arbiter().abandon(akey);
   }
-  if (merge_spare != nullptr) {
-    keep_spare(merge_spare);
-    merge_spare = nullptr;
-  }
-}
-
-Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
-                     const std::vector<std::int32_t>& lpids, int rank,
-                     ContextId id, CommBlock* block) {
-  Comm* c = state().comms.create();
-  if (c == nullptr) {
-    return nullptr;
-  }
-  c->context_id = c->recv_context_id = id;
-  c->coll_context_id = c->coll_recv_context_id = contextid::collective(id);
-  c->size = c->remote_size = static_cast<int>(slots.size());
-  c->rank = rank;
-  c->slots = slots;
-  c->lpids = lpids;
-  std::vector<int> all(slots.size());
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    all[i] = static_cast<int>(i);
-  }
-  c->shared = new_shared(block, lowest_slot_rank(slots, all));
-  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
-  return c;
 }
 
 int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
@@ -386,184 +556,27 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
 
 void block_barrier(Comm& comm) {
   wait_pending(comm);
+  const char* why = "";
+  if (attach_or_fail(comm, &why) != MPI_SUCCESS) {
+    // No block for a barrier: fall back to the world's abort path.
+    fail(&comm, MPI_ERR_NO_MEM, "MPI_Barrier", "%s", why);
+    return;
+  }
   MemberSlot& mine = next_slot(comm);
   publish(comm, mine);
   wait_round(comm);
 }
 
-int split_round(Comm& parent, int color, int key, std::uint32_t tag,
-                SplitResult* out, const char** why) {
-  wait_pending(parent);
-  const bool joins = color != MPI_UNDEFINED;
-  const contextid::Arbiter::Key akey = arbiter_key(parent, tag);
-  contextid::Arbiter& ids = arbiter();
-  CommBlock* spare =
-      joins ? take_spare(static_cast<std::uint32_t>(parent.size)) : nullptr;
-  if (joins && spare == nullptr) {
-    *why = "the shared heap has no room for another communicator block";
-    return MPI_ERR_NO_MEM;
-  }
-  for (;;) {
-    MemberSlot& mine = next_slot(parent);
-    mine.color = joins ? color : -1;
-    mine.key = key;
-    mine.flags = slot_flags::kRealMask | (joins ? slot_flags::kJoins : 0u);
-    mine.want_ids = 1;
-    mine.free_ids = joins ? ids.free_count() : contextid::kMaskBits;
-    if (joins) {
-      if (!ids.offer(akey, std::span<std::uint32_t, contextid::kMaskWords>(
-                               mine.mask, contextid::kMaskWords))) {
-        mine.flags &= ~slot_flags::kRealMask;
-      }
-      // Offered with one reference per parent member; members outside the
-      // group that picks it drop theirs below.
-      spare->header.references.store(static_cast<std::uint32_t>(parent.size),
-                                     std::memory_order_relaxed);
-      mine.offers = 1;
-      mine.offer[0] = block_pool().offset_of(spare);
-    } else {
-      std::fill(std::begin(mine.mask), std::end(mine.mask), 0xffffffffu);
-      mine.offers = 0;
-    }
-    publish(parent, mine);
-    wait_round(parent);
-
-    const std::uint64_t round = parent.shared->round;
-    CommBlock* block = parent.shared->block;
-    auto slot_of = [&](int m) -> MemberSlot& {
-      return block->slot(static_cast<std::uint32_t>(m), round);
-    };
-    bool all_real = true;
-    bool any_joins = false;
-    std::vector<const std::uint32_t*> masks;
-    masks.reserve(static_cast<std::size_t>(parent.size));
-    for (int m = 0; m < parent.size; ++m) {
-      const MemberSlot& s = slot_of(m);
-      all_real = all_real && (s.flags & slot_flags::kRealMask) != 0;
-      any_joins = any_joins || (s.flags & slot_flags::kJoins) != 0;
-      masks.push_back(s.mask);
-    }
-    if (!any_joins) {
-      *out = SplitResult{};
-      return MPI_SUCCESS;
-    }
-    if (!all_real) {
-      // Another allocation on some member holds its mask: try again.
-      if (joins) {
-        ids.retry(akey);
-      }
-      ::sched_yield();
-      continue;
-    }
-    std::vector<ContextId> agreed = contextid::agree(masks, 1);
-    if (agreed.empty()) {
-      if (joins) {
-        ids.abandon(akey);
-        keep_spare(spare);
-      }
-      *why = no_id_reason(parent);
-      return MPI_ERR_OTHER;
-    }
-    if (joins) {
-      ids.commit(akey, agreed);
-    }
-    // Every group: its members in (key, parent rank) order, its leader's
-    // block. Members outside a group drop one reference of its block.
-    std::vector<std::pair<int, int>> order;  // (color, key) sorted ranks
-    std::vector<int> ranks(static_cast<std::size_t>(parent.size));
-    for (int m = 0; m < parent.size; ++m) {
-      ranks[static_cast<std::size_t>(m)] = m;
-    }
-    std::stable_sort(ranks.begin(), ranks.end(), [&](int a, int b) {
-      const MemberSlot& sa = slot_of(a);
-      const MemberSlot& sb = slot_of(b);
-      if (sa.color != sb.color) {
-        return sa.color < sb.color;
-      }
-      return sa.key < sb.key;
-    });
-    SplitResult result;
-    result.joined = joins;
-    result.id = agreed[0];
-    result.colors.resize(static_cast<std::size_t>(parent.size));
-    result.keys.resize(static_cast<std::size_t>(parent.size));
-    for (int m = 0; m < parent.size; ++m) {
-      result.colors[static_cast<std::size_t>(m)] =
-          slot_of(m).color < 0 ? MPI_UNDEFINED : slot_of(m).color;
-      result.keys[static_cast<std::size_t>(m)] = slot_of(m).key;
-    }
-    std::size_t begin = 0;
-    while (begin < ranks.size()) {
-      const int group_color = slot_of(ranks[begin]).color;
-      std::size_t end = begin;
-      while (end < ranks.size() && slot_of(ranks[end]).color == group_color) {
-        ++end;
-      }
-      if (group_color >= 0) {
-        std::vector<int> members(ranks.begin() + static_cast<long>(begin),
-                                 ranks.begin() + static_cast<long>(end));
-        const int leader = members[lowest_slot_rank(parent.slots, members)];
-        CommBlock* chosen = block_pool().at(slot_of(leader).offer[0]);
-        if (group_color == color) {
-          result.members = std::move(members);
-          result.block = chosen;
-          if (leader == parent.rank) {
-            spare = nullptr;  // consumed: the group uses it
-          }
-        } else {
-          block_pool().release(chosen);
-        }
-      }
-      begin = end;
-    }
-    if (spare != nullptr) {
-      keep_spare(spare);
-    }
-    *out = std::move(result);
-    return MPI_SUCCESS;
-  }
-}
-
-Comm* make_intracomm(const Comm& parent, const SplitResult& result) {
-  Comm* c = state().comms.create();
-  if (c == nullptr) {
-    return nullptr;
-  }
-  c->context_id = c->recv_context_id = result.id;
-  c->coll_context_id = c->coll_recv_context_id =
-      contextid::collective(result.id);
-  c->size = c->remote_size = static_cast<int>(result.members.size());
-  c->slots.resize(result.members.size());
-  c->lpids.resize(result.members.size());
-  for (std::size_t i = 0; i < result.members.size(); ++i) {
-    const auto p = static_cast<std::size_t>(result.members[i]);
-    c->slots[i] = parent.slots[p];
-    c->lpids[i] = parent.lpids[p];
-    if (result.members[i] == parent.rank) {
-      c->rank = static_cast<int>(i);
-    }
-  }
-  c->shared =
-      new_shared(result.block, lowest_slot_rank(parent.slots, result.members));
-  c->errhandler = parent.errhandler;
-  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
-  return c;
-}
-
 // A dup batch: one round in which every member offers its mask and the
-// leader offers blocks; the agreed IDs go to the parent's reserve. Split in
-// start() and finish() so that MPI_Comm_idup can run it from progress().
+// leader a run of generation numbers; the agreed IDs go to the parent's
+// reserve. Split in start() and finish() so that MPI_Comm_idup can run it
+// from progress().
 DupRound::DupRound(Comm& parent)
     : parent_(parent),
       key_(arbiter_key(parent, 0)),
       leader_(parent.rank == static_cast<int>(parent.shared->leader)) {}
 
-DupRound::~DupRound() {
-  for (CommBlock* b : offered_) {
-    b->header.references.store(1, std::memory_order_relaxed);
-    block_pool().release(b);
-  }
-}
+DupRound::~DupRound() = default;
 
 void DupRound::start() {
   contextid::Arbiter& ids = arbiter();
@@ -577,36 +590,12 @@ void DupRound::start() {
                           mine.mask, contextid::kMaskWords))) {
     mine.flags |= slot_flags::kRealMask;
   }
-  mine.offers = 0;
-  if (leader_) {
-    while (offered_.size() < mine.want_ids) {
-      CommBlock* block =
-          block_pool().acquire(static_cast<std::uint32_t>(parent_.size),
-                               static_cast<std::uint32_t>(parent_.size));
-      if (block == nullptr) {
-        break;
-      }
-      offered_.push_back(block);
-    }
-    for (CommBlock* block : offered_) {
-      mine.offer[mine.offers++] = block_pool().offset_of(block);
-    }
-  }
+  mine.value[0] = leader_ ? take_generations(kDupBatch) : 0;
   publish(parent_, mine);
   next_member_ = 0;
 }
 
-bool DupRound::arrived() {
-  CommBlock* block = parent_.shared->block;
-  const std::uint64_t round = parent_.shared->round;
-  // Acquire: pairs with the member's release in publish().
-  while (next_member_ < parent_.size &&
-         block->slot(static_cast<std::uint32_t>(next_member_), round)
-                 .round.load(std::memory_order_acquire) >= round) {
-    ++next_member_;
-  }
-  return next_member_ == parent_.size;
-}
+bool DupRound::arrived() { return round_arrived(parent_, &next_member_); }
 
 DupRound::Outcome DupRound::finish(const char** why) {
   contextid::Arbiter& ids = arbiter();
@@ -623,7 +612,6 @@ DupRound::Outcome DupRound::finish(const char** why) {
     masks.push_back(s.mask);
   }
   const MemberSlot& lead = block->slot(parent_.shared->leader, round);
-  want = std::min(want, lead.offers);
   if (!all_real) {
     ids.retry(key_);
     return Outcome::kRetry;
@@ -631,20 +619,14 @@ DupRound::Outcome DupRound::finish(const char** why) {
   std::vector<ContextId> agreed = contextid::agree(masks, want);
   if (agreed.empty()) {
     ids.abandon(key_);
-    *why = want == 0
-               ? "the shared heap has no room for another communicator block"
-               : no_id_reason(parent_);
-    return want == 0 ? Outcome::kNoMemory : Outcome::kNoId;
+    *why = no_id_reason(parent_);
+    return Outcome::kNoId;
   }
   ids.commit(key_, agreed);
   for (std::size_t i = 0; i < agreed.size(); ++i) {
     parent_.shared->reserve.push_back(
-        detail::Reserved{agreed[i], lead.offer[i]});
+        detail::Reserved{agreed[i], lead.value[0] + i});
   }
-  // The leader's blocks that got an ID now belong to the reserve.
-  offered_.erase(offered_.begin(),
-                 offered_.begin() + static_cast<long>(std::min(
-                                        agreed.size(), offered_.size())));
   return Outcome::kDone;
 }
 
@@ -660,22 +642,44 @@ int outcome_class(DupRound::Outcome outcome) {
 }
 
 Comm* dup_from_reserve(Comm& parent) {
-  const detail::Reserved next = parent.shared->reserve.front();
-  parent.shared->reserve.pop_front();
-  SplitResult same;
-  same.joined = true;
-  same.id = next.id;
-  same.block = block_pool().at(next.block);
-  same.members.resize(static_cast<std::size_t>(parent.size));
-  for (int r = 0; r < parent.size; ++r) {
-    same.members[static_cast<std::size_t>(r)] = r;
+  detail::CommShared& shared = *parent.shared;
+  const detail::Reserved next = shared.reserve[shared.reserve_head++];
+  if (shared.reserve_head == shared.reserve.size()) {
+    shared.reserve.clear();
+    shared.reserve_head = 0;
   }
-  return make_intracomm(parent, same);
+  Comm* c = state().comms.create();
+  if (c == nullptr) {
+    arbiter().release(next.id);
+    return nullptr;
+  }
+  c->context_id = c->recv_context_id = next.id;
+  c->coll_context_id = c->coll_recv_context_id = contextid::collective(next.id);
+  c->rank = parent.rank;
+  c->size = c->remote_size = parent.size;
+  c->slots = parent.slots;
+  c->lpids = parent.lpids;
+  c->shared = new_shared(shared.leader, next.generation);
+  if (c->shared == nullptr) {
+    arbiter().release(next.id);
+    state().comms.destroy(c);
+    return nullptr;
+  }
+  c->errhandler = parent.errhandler;
+  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
+  return c;
+}
+
+bool reserve_empty(const Comm& parent) {
+  return parent.shared->reserve_head == parent.shared->reserve.size();
 }
 
 int dup_intracomm(Comm& parent, Comm** out, const char** why) {
   wait_pending(parent);
-  while (parent.shared->reserve.empty()) {
+  while (reserve_empty(parent)) {
+    if (int rc = attach_or_fail(parent, why); rc != MPI_SUCCESS) {
+      return rc;
+    }
     DupRound round(parent);
     round.start();
     state().engine->wait_until([&] { return round.arrived(); });
@@ -689,7 +693,7 @@ int dup_intracomm(Comm& parent, Comm** out, const char** why) {
     }
   }
   Comm* c = dup_from_reserve(parent);
-  if (c == nullptr || c->shared == nullptr) {
+  if (c == nullptr) {
     *why = "out of communicator handles";
     return MPI_ERR_NO_MEM;
   }
@@ -698,23 +702,21 @@ int dup_intracomm(Comm& parent, Comm** out, const char** why) {
 }
 
 void wait_pending(Comm& comm) {
-  if (comm.shared != nullptr && comm.shared->pending != 0) {
-    state().engine->wait_until([&] { return comm.shared->pending == 0; });
+  if (comm.shared != nullptr &&
+      comm.shared->pending.load(std::memory_order_acquire) != 0) {
+    state().engine->wait_until([&] {
+      return comm.shared->pending.load(std::memory_order_acquire) == 0;
+    });
   }
 }
 
 void destroy_comm(Comm* comm) {
   if (comm->shared != nullptr) {
-    for (const detail::Reserved& r : comm->shared->reserve) {
-      arbiter().release(r.id);
-      block_pool().release(block_pool().at(r.block));
+    detail::CommShared& shared = *comm->shared;
+    for (std::size_t i = shared.reserve_head; i < shared.reserve.size(); ++i) {
+      arbiter().release(shared.reserve[i].id);
     }
-    if (comm->shared->block != nullptr) {
-      // Relaxed: ordered before the reference drop (acq_rel) below.
-      comm->shared->block->header.base_round.store(comm->shared->round,
-                                                   std::memory_order_relaxed);
-      block_pool().release(comm->shared->block);
-    }
+    detach_block(shared);
     delete comm->shared;
     comm->shared = nullptr;
   }

@@ -41,7 +41,8 @@ extern "C" int shmpi_context_ids_free(int* free_ids,
   int reserved = 0;
   for_each_holder([&](Comm& c) {
     if (c.shared != nullptr) {
-      reserved += static_cast<int>(c.shared->reserve.size());
+      reserved +=
+          static_cast<int>(c.shared->reserve.size() - c.shared->reserve_head);
     }
   });
   *free_ids = static_cast<int>(arbiter().free_count());

@@ -74,7 +74,6 @@ Comm* build_intercomm(const Comm& local_parent, const SplitResult& local,
 void undo_local(const SplitResult& local) {
   if (local.joined) {
     arbiter().release(local.id);
-    block_pool().release(local.block);
   }
 }
 
@@ -288,20 +287,18 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
     return fail(c, MPI_ERR_ARG, kFn, "newintracomm is NULL");
   }
   Comm* lc = c->local_comm;
-  const auto merged_size = static_cast<std::uint32_t>(c->size + c->remote_size);
   // Decision the leaders reach and broadcast to their groups.
   struct Decision {
     std::int32_t status;  // 0 ok, 1 retry, 2 no ID
     std::uint32_t id;
-    std::uint64_t block;
+    std::uint64_t generation;  // of the lowest slot of both groups
     std::int32_t local_first;
     std::int32_t no_free;
   };
   for (;;) {
     GroupOffer mine{};
-    if (int rc = merge_offer_round(*lc, high, merged_size, 1, &mine);
-        rc != MPI_SUCCESS) {
-      return fail(c, rc, kFn, "the shared heap has no room for a block");
+    if (int rc = merge_offer_round(*lc, high, 1, &mine); rc != MPI_SUCCESS) {
+      return fail(c, rc, kFn, "no block for the local group's round");
     }
     Decision decision{};
     if (lc->rank == 0) {
@@ -323,18 +320,19 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
         }
       }
       const bool local_low_slot = mine.lowest_slot < theirs.lowest_slot;
-      decision.block = local_low_slot ? mine.offer : theirs.offer;
+      decision.generation =
+          local_low_slot ? mine.generation : theirs.generation;
       decision.local_first = (mine.high == theirs.high)
                                  ? (local_low_slot ? 1 : 0)
                                  : (mine.high == 0 ? 1 : 0);
     }
     bcast_tree(lc, &decision, sizeof decision, 0);
     if (decision.status == 1) {
-      settle_merge(*lc, 1, false, true, 0, 0);
+      settle_merge(*lc, 1, false, true, 0);
       continue;
     }
     if (decision.status == 2) {
-      settle_merge(*lc, 1, false, false, 0, 0);
+      settle_merge(*lc, 1, false, false, 0);
       return fail(c, MPI_ERR_OTHER, kFn, "%s",
                   decision.no_free != 0
                       ? "too many communicators: a member process has no "
@@ -342,7 +340,7 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
                       : "no context ID is free on every member process");
     }
     const auto id = static_cast<ContextId>(decision.id);
-    settle_merge(*lc, 1, true, false, id, decision.block);
+    settle_merge(*lc, 1, true, false, id);
     std::vector<std::int32_t> lpids;
     std::vector<std::uint32_t> slots;
     const std::vector<std::uint32_t> local_slots = slots_of_lpids(c->lpids);
@@ -359,8 +357,7 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
       slots.insert(slots.end(), local_slots.begin(), local_slots.end());
       rank += c->remote_size;
     }
-    Comm* merged =
-        make_comm_from(slots, lpids, rank, id, block_pool().at(decision.block));
+    Comm* merged = make_comm_from(slots, lpids, rank, id, decision.generation);
     if (merged == nullptr) {
       return fail(c, MPI_ERR_NO_MEM, kFn, "out of communicator handles");
     }

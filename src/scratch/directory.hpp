@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The scratch directory: blocks that members must find without a parent
-// block to tell them where (MPI_Comm_create_group agrees among the group's
-// members only). Keys are 64-bit digests of (lowest member's slot, parent
-// context ID without Z, tag, member slots, generation); the generation
-// counts earlier creations with the same arguments on each member, which is
-// the same number on all of them, so a key is never reused while a slow
-// member may still look for an earlier block. Open addressing over a fixed
-// table in the scratch area's second page.
+// The scratch directory: where members find a communicator's block. A
+// communicator's key is a digest of (segment slot of its lowest member,
+// context ID without Z, generation), the generation being a counter of that
+// lowest member's process that the creation round hands to every member:
+// context IDs are reused as soon as they are freed, the generation makes
+// the key unique for ever, so a slow member can never find a newer block.
+// MPI_Comm_create_group's rendezvous blocks use a digest of (lowest slot,
+// parent context, tag, members, count of earlier such calls). Open
+// addressing over a fixed table in the scratch area.
 #pragma once
 
 #include <atomic>
@@ -14,12 +15,14 @@
 #include <cstdint>
 
 #include "base/cache_line.hpp"
+#include "segment/layout.hpp"
 #include "segment/segment.hpp"
 
 namespace shmpi::scratch {
 
-inline constexpr std::size_t kDirectoryInScratch = kPageSize;
-inline constexpr unsigned kDirectoryEntries = 256;
+inline constexpr std::size_t kDirectoryInScratch =
+    segment::kScratchHeaderBytes;
+inline constexpr unsigned kDirectoryEntries = 16384;
 
 struct DirectoryEntry {
   std::atomic<std::uint64_t> key;     // 0: empty
@@ -27,7 +30,8 @@ struct DirectoryEntry {
 };
 static_assert(sizeof(DirectoryEntry) == 16);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
-static_assert(kDirectoryEntries * sizeof(DirectoryEntry) <= kPageSize);
+static_assert(kDirectoryEntries * sizeof(DirectoryEntry) <=
+              segment::kScratchDirectoryBytes);
 
 class Directory {
  public:
