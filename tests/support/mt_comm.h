@@ -208,6 +208,121 @@ static inline void mt_check_collectives_at(const char* file, int line,
 #define MT_CHECK_COLLECTIVES(comm, members, n, what) \
   mt_check_collectives_at(__FILE__, __LINE__, (comm), (members), (n), (what))
 
+// Checks that inter is an intercommunicator whose local group is
+// local[0..nl) and remote group remote[0..nr) (world ranks, in rank order).
+static inline void mt_check_inter_at(const char* file, int line, MPI_Comm inter,
+                                     const int* local, int nl,
+                                     const int* remote, int nr,
+                                     const char* what) {
+  if (inter == MPI_COMM_NULL) {
+    mt_fail_at(file, line, "%s: got MPI_COMM_NULL", what);
+  }
+  int is_inter = 0;
+  MPI_Comm_test_inter(inter, &is_inter);
+  if (!is_inter) {
+    mt_fail_at(file, line, "%s: MPI_Comm_test_inter says intracommunicator",
+               what);
+  }
+  int size = -1;
+  int rank = -1;
+  int remote_size = -1;
+  MPI_Comm_size(inter, &size);
+  MPI_Comm_rank(inter, &rank);
+  MPI_Comm_remote_size(inter, &remote_size);
+  const int me = mt_rank();
+  int expected_rank = -1;
+  for (int i = 0; i < nl; ++i) {
+    if (local[i] == me) {
+      expected_rank = i;
+    }
+  }
+  if (size != nl || rank != expected_rank || remote_size != nr) {
+    mt_fail_at(file, line,
+               "%s: size %d rank %d remote size %d, expected %d, %d and %d",
+               what, size, rank, remote_size, nl, expected_rank, nr);
+  }
+  int got[kMtMaxMembers];
+  char text[kMtMaxMembers * 6 + 8];
+  mt_comm_world_ranks(inter, got);
+  for (int i = 0; i < nl; ++i) {
+    if (got[i] != local[i]) {
+      snprintf(text, sizeof text, "%s", mt_rank_list(got, nl));
+      mt_fail_at(file, line,
+                 "%s: local group (world ranks) [%s], expected [%s]", what,
+                 text, mt_rank_list(local, nl));
+    }
+  }
+  mt_remote_world_ranks(inter, got);
+  for (int i = 0; i < nr; ++i) {
+    if (got[i] != remote[i]) {
+      snprintf(text, sizeof text, "%s", mt_rank_list(got, nr));
+      mt_fail_at(file, line,
+                 "%s: remote group (world ranks) [%s], expected [%s]", what,
+                 text, mt_rank_list(remote, nr));
+    }
+  }
+}
+#define MT_CHECK_INTER(inter, local, nl, remote, nr, what)                \
+  mt_check_inter_at(__FILE__, __LINE__, (inter), (local), (nl), (remote), \
+                    (nr), (what))
+
+// Point-to-point across an intercommunicator whose remote group is
+// remote[0..nr) (world ranks): every rank sends one message to every remote
+// rank on tag and receives one from each with MPI_ANY_SOURCE (the status
+// must name a remote rank), then the same on tag + 1 received from each
+// remote rank by rank with MPI_ANY_TAG. Messages carry token and the
+// sender's world and local ranks.
+static inline void mt_check_inter_p2p_at(const char* file, int line,
+                                         MPI_Comm inter, const int* remote,
+                                         int nr, int tag, int token,
+                                         const char* what) {
+  int rank = -1;
+  MPI_Comm_rank(inter, &rank);
+  int out[4] = {token, mt_rank(), rank, -1};
+  int in[kMtMaxMembers][4];
+  int outs[kMtMaxMembers][4];
+  MPI_Request reqs[2 * kMtMaxMembers];
+  MPI_Status statuses[2 * kMtMaxMembers];
+  for (int round = 0; round < 2; ++round) {
+    for (int j = 0; j < nr; ++j) {
+      memcpy(outs[j], out, sizeof out);
+      outs[j][3] = j;  // the receiver's rank
+      MPI_Isend(outs[j], 4, MPI_INT, j, tag + round, inter, &reqs[nr + j]);
+    }
+    for (int j = 0; j < nr; ++j) {
+      in[j][0] = in[j][1] = in[j][2] = in[j][3] = -1;
+      if (round == 0) {
+        MPI_Irecv(in[j], 4, MPI_INT, MPI_ANY_SOURCE, tag, inter, &reqs[j]);
+      } else {
+        MPI_Irecv(in[j], 4, MPI_INT, j, MPI_ANY_TAG, inter, &reqs[j]);
+      }
+    }
+    MPI_Waitall(2 * nr, reqs, statuses);
+    int seen[kMtMaxMembers] = {0};
+    for (int j = 0; j < nr; ++j) {
+      const int from = statuses[j].MPI_SOURCE;
+      const int ok =
+          from >= 0 && from < nr && !seen[from] && (round == 0 || from == j) &&
+          statuses[j].MPI_TAG == tag + round && in[j][0] == token &&
+          in[j][1] == remote[from] && in[j][2] == from && in[j][3] == rank;
+      if (!ok) {
+        mt_fail_at(file, line,
+                   "%s: %s receive %d across the intercommunicator: source "
+                   "%d tag %d, message {token %d, world rank %d, rank %d, to "
+                   "%d}; expected token %d tag %d to %d from a remote rank "
+                   "(remote group, world ranks: [%s])",
+                   what, round == 0 ? "MPI_ANY_SOURCE" : "MPI_ANY_TAG", j, from,
+                   statuses[j].MPI_TAG, in[j][0], in[j][1], in[j][2], in[j][3],
+                   token, tag + round, rank, mt_rank_list(remote, nr));
+      }
+      seen[from] = 1;
+    }
+  }
+}
+#define MT_CHECK_INTER_P2P(inter, remote, nr, tag, token, what)             \
+  mt_check_inter_p2p_at(__FILE__, __LINE__, (inter), (remote), (nr), (tag), \
+                        (token), (what))
+
 // Checks MPI_Comm_compare(a, b).
 static inline const char* mt_compare_name(int result) {
   return result == MPI_IDENT       ? "MPI_IDENT"
