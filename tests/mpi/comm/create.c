@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §7.4.2: MPI_COMM_CREATE "returns a new intra-communicator ... with
-// communication group defined by the group argument ... The function
-// returns MPI_COMM_NULL to processes that are not in group." Since MPI 2.2
-// the groups may differ between processes if they are disjoint: "each
-// process ... provides the group it belongs to", and one call creates one
-// communicator per group.
+// MPI 4.0 §7.4.2: MPI_COMM_CREATE makes an intracommunicator whose group is
+// the group argument, and gives MPI_COMM_NULL to the processes outside it.
+// Since MPI 2.2 the processes may pass different groups if these are
+// disjoint, each process passing the group it belongs to: one call then
+// makes one communicator per group.
 //
 // From MPI_COMM_WORLD: the even ranks; all ranks but 0 in reverse order;
 // two disjoint halves in one call (the upper half in reverse order);

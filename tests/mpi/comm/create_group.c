@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §7.4.2: MPI_COMM_CREATE_GROUP "must be called by all processes in
-// group, which is a subgroup of the group of comm"; the tag "is used to
-// distinguish concurrent calls" and "does not conflict with tags used in
-// point-to-point communication"; a process that is not in group (e.g. it
-// passes MPI_GROUP_EMPTY) gets MPI_COMM_NULL from a local call.
+// MPI 4.0 §7.4.2: MPI_COMM_CREATE_GROUP is collective over group only (a
+// subgroup of comm's group), not over comm; its tag tells concurrent calls
+// apart and does not interfere with point-to-point tags; a process that is
+// not in group (e.g. it passes MPI_GROUP_EMPTY) gets MPI_COMM_NULL from a
+// local call.
 //
 //  1. Two disjoint halves of MPI_COMM_WORLD create their communicators at the
 //     same time, with different tags (the upper half in reverse order).

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Communicators made and freed over and over. MPI 4.0 §7.4.3: MPI_COMM_FREE
-// "marks the communicator object for deallocation"; an implementation
-// reuses what it frees (contexts, handles), and a reused context must never
-// make a message match on another communicator.
+// marks the communicator for deallocation; an implementation reuses what it
+// frees (contexts, handles), and a reused context must never make a message
+// match on another communicator.
 //
 // All along, MPI_COMM_WORLD and a long-lived dup of it each hold a pending
 // MPI_ANY_SOURCE/MPI_ANY_TAG receive, which nothing may complete until the

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §7.4.2: MPI_COMM_DUP "creates a new intra-communicator with the
-// same group ... but a new context"; §7.1.2: "a message sent in one context
-// cannot be received in another context". MPI_COMM_SPLIT also creates a new
-// context, so a split or dup of a dup is isolated from both.
+// MPI 4.0 §7.4.2: MPI_COMM_DUP returns a communicator with the same group
+// but a new context; §7.1.2: "A message sent in one context cannot be
+// received in another context." MPI_COMM_SPLIT also creates a new context,
+// so a split or dup of a dup is isolated from both.
 //
 // Every rank talks to its ring neighbours on MPI_COMM_WORLD and on a dup of
 // it with the same tag, and checks that each message lands on the

@@ -4,7 +4,7 @@
 //  - MPI_Comm_split_type with a split_type that is neither a predefined
 //    type nor MPI_UNDEFINED: MPI_ERR_ARG;
 //  - MPI_Comm_create with MPI_GROUP_NULL: MPI_ERR_GROUP;
-//  - MPI_Comm_create_group with a wildcard tag, which "is not permitted":
+//  - MPI_Comm_create_group with a wildcard tag, which it does not allow:
 //    MPI_ERR_TAG;
 //  - MPI_Comm_dup with a NULL newcomm pointer: MPI_ERR_ARG.
 // MPICH 4.0.2 gives the same classes.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §2.5.1: "A null handle argument is an erroneous IN argument in MPI
-// calls, unless an exception is explicitly stated"; §9.4: MPI_ERR_COMM,
-// "invalid communicator". None of the communicator calls takes
-// MPI_COMM_NULL (MPI_Comm_free of a handle that is MPI_COMM_NULL included).
+// MPI 4.0 §2.5.1: a null handle is an erroneous IN argument unless the
+// function says otherwise; §9.4: MPI_ERR_COMM is the class of an invalid
+// communicator. None of the communicator calls takes MPI_COMM_NULL
+// (MPI_Comm_free of a handle that is MPI_COMM_NULL included).
 #include "mpitest.h"
 
 int main(int argc, char** argv) {

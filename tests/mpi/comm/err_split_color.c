@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §7.4.2: MPI_COMM_SPLIT's color "must be non-negative or
-// MPI_UNDEFINED"; shmpi reports a negative color as MPI_ERR_ARG. shmpi only:
+// MPI 4.0 §7.4.2: MPI_COMM_SPLIT's color must be non-negative or
+// MPI_UNDEFINED; shmpi reports a negative color as MPI_ERR_ARG. shmpi only:
 // MPICH 4.0.2 does not check, and makes a communicator of the ranks that
 // passed the same negative color.
 #include "mpitest.h"

@@ -3,17 +3,18 @@
 // MPI_INTERCOMM_CREATE builds one from two intracommunicators whose leaders
 // can talk through peer_comm. MPI_COMM_SIZE/RANK give the local group,
 // MPI_COMM_REMOTE_SIZE/REMOTE_GROUP the remote one, MPI_COMM_TEST_INTER
-// says which kind a communicator is. In point-to-point "the target process
-// is addressed by its rank in the remote group, both for sends and for
-// receives", and a receive's status.MPI_SOURCE is a remote rank.
+// says which kind a communicator is. In point-to-point a process is named by
+// its rank in the remote group, for sends and receives alike, and a
+// receive's status.MPI_SOURCE is a remote rank.
 //
 // MPI_COMM_WORLD is split into even and odd ranks, joined with leaders
 // world ranks 0 and 1 and MPI_COMM_WORLD as the peer. Checked: the kind of
-// each communicator, sizes, ranks, the local and remote groups (through
-// MPI_Group_translate_ranks), messages between every pair across it with
-// MPI_ANY_SOURCE, MPI_ANY_TAG and MPI_Probe, and that traffic on the
-// intercommunicator, the local communicator and MPI_COMM_WORLD with one tag
-// stays apart. Needs at least 2 ranks.
+// each communicator, MPI_Comm_compare (§7.6.1: an intracommunicator and an
+// intercommunicator compare MPI_UNEQUAL), sizes, ranks, the local and
+// remote groups (through MPI_Group_translate_ranks), messages between every
+// pair across it with MPI_ANY_SOURCE, MPI_ANY_TAG and MPI_Probe, and that
+// traffic on the intercommunicator, the local communicator and
+// MPI_COMM_WORLD with one tag stays apart. Needs at least 2 ranks.
 #include "mt_comm.h"
 
 int main(int argc, char** argv) {
@@ -47,6 +48,12 @@ int main(int argc, char** argv) {
   MT_CHECK_INTER(inter, local_members, nl, remote_members, nr,
                  "even/odd intercommunicator");
   MT_CHECK_COMPARE(inter, inter, MPI_IDENT, "intercommunicator with itself");
+  // An intracommunicator and an intercommunicator are MPI_UNEQUAL, even
+  // when the local groups are the same.
+  MT_CHECK_COMPARE(local, inter, MPI_UNEQUAL,
+                   "local communicator against the intercommunicator");
+  MT_CHECK_COMPARE(MPI_COMM_WORLD, inter, MPI_UNEQUAL,
+                   "MPI_COMM_WORLD against the intercommunicator");
 
   // The remote group against one built from MPI_COMM_WORLD's group.
   MPI_Group world_group;

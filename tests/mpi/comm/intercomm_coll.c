@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Collectives on intercommunicators (MPI 4.0 §6.2.2, §6.3, §6.4, §6.7,
 // §6.9.6):
-//  - MPI_BARRIER "returns at processes in one group ... only after all
-//    members of the other group have entered the call";
+//  - MPI_BARRIER returns in one group only after every process of the other
+//    group has entered it (not necessarily every one of its own group);
 //  - MPI_BCAST: the root passes MPI_ROOT, the rest of its group
 //    MPI_PROC_NULL, and the other group the root's rank in the root's group;
 //    the data goes to the other group only;
-//  - MPI_ALLREDUCE: "the result of the reduction of the data provided by
-//    processes in one group ... is stored at each process in the other
-//    group, and vice versa";
+//  - MPI_ALLREDUCE: each process of one group gets the reduction of the
+//    data of the other group, and vice versa;
 //  - MPI_ALLGATHER: each process gets the data of the other group, in rank
 //    order; the two groups may send different counts.
 //

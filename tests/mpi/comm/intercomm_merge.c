@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §7.6.2: MPI_INTERCOMM_MERGE "creates an intra-communicator from
-// the union of the two groups": the group whose processes pass high = false
-// comes first, then the other; "if all processes provide the same high
-// argument then the order of the union is arbitrary".
+// MPI 4.0 §7.6.2: MPI_INTERCOMM_MERGE makes an intracommunicator of the
+// union of the two groups: the group whose processes pass high = false
+// comes first, then the other; if every process passes the same high, the
+// order of the two groups is arbitrary.
 //
 // The even/odd intercommunicator of MPI_COMM_WORLD merged with the even
 // ranks low (evens first), with the even ranks high (odds first) and with

@@ -2,11 +2,10 @@
 // Communicators made from an intercommunicator (MPI 4.0 §7.4.2):
 //  - MPI_COMM_DUP of an intercommunicator is an intercommunicator with the
 //    same groups and a new context: congruent, traffic kept apart.
-//  - MPI_COMM_CREATE: "the output communicator is also an intercommunicator
-//    where the local group consists only of those MPI processes contained
-//    in group"; each side passes a subgroup of its local group, and
-//    processes outside it, or everyone if either side's group is empty, get
-//    MPI_COMM_NULL.
+//  - MPI_COMM_CREATE: the result is an intercommunicator whose local group
+//    is the group argument; each side passes a subgroup of its local group,
+//    and processes outside it, or everyone if either side's group is empty,
+//    get MPI_COMM_NULL.
 // Both on the even/odd intercommunicator of MPI_COMM_WORLD; each result is
 // checked for local and remote groups and point-to-point between every
 // pair. MPI_COMM_SPLIT of an intercommunicator is in intercomm_split.c.

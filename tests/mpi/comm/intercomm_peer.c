@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MPI 4.0 §7.6.2: MPI_INTERCOMM_CREATE(local_comm, local_leader, peer_comm,
-// remote_leader, tag): peer_comm and remote_leader are "significant only at
-// the local_leader"; the leaders need not be rank 0; the groups may differ
-// in size.
+// remote_leader, tag): peer_comm and remote_leader matter only at the local
+// leader; the leaders need not be rank 0; the groups may differ in size.
 //
 // Group A is the first quarter of MPI_COMM_WORLD (at least one rank), group
 // B the rest, in reverse order. A's leader is its last rank, B's its local

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §7.4.2, MPI_COMM_SPLIT of an intercommunicator: "those MPI
-// processes on the left with the same color as those MPI processes on the
-// right combine to create a new intercommunicator. The key argument
-// describes the relative rank of MPI processes on each side ... For those
-// colors that are specified only on one side of the intercommunicator,
-// MPI_COMM_NULL is returned. MPI_COMM_NULL is also returned to MPI
-// processes that specify MPI_UNDEFINED as the color."
+// MPI 4.0 §7.4.2, MPI_COMM_SPLIT of an intercommunicator: the processes of
+// each color on one side and those of the same color on the other side
+// form a new intercommunicator, ranked on each side by key; a color found
+// on one side only gives MPI_COMM_NULL, as does MPI_UNDEFINED.
 //
 // On the even/odd intercommunicator of MPI_COMM_WORLD (side 0 the even
 // ranks, side 1 the odd ones):

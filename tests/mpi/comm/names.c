@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §7.8: MPI_COMM_SET_NAME "allows a user to associate a name string
-// with a communicator"; it is local (each process may use its own name);
-// MPI_COMM_GET_NAME returns the last name set, or an empty string if none
-// was; MPI_COMM_WORLD and MPI_COMM_SELF have the default names
-// "MPI_COMM_WORLD" and "MPI_COMM_SELF"; names are not inherited by new
-// communicators. "The length of the name which can be stored is limited to
-// ... MPI_MAX_OBJECT_NAME-1 in C" (longer names are truncated).
+// MPI 4.0 §7.8: MPI_COMM_SET_NAME gives a communicator a name, locally (each
+// process may use its own); MPI_COMM_GET_NAME returns the last name set, or
+// an empty string if none was; MPI_COMM_WORLD and MPI_COMM_SELF are named
+// "MPI_COMM_WORLD" and "MPI_COMM_SELF"; new communicators do not inherit
+// names. At most MPI_MAX_OBJECT_NAME-1 characters are kept in C, a longer
+// name being truncated.
 //
 // Checked: the predefined names; a dup of MPI_COMM_WORLD, a split and an
 // intercommunicator start without a name; set, get, rename, a different

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §7.4.2: MPI_COMM_SPLIT "partitions the group associated with comm
-// into disjoint subgroups, one for each value of color. Each subgroup
-// contains all processes of the same color. Within each subgroup, the
-// processes are ranked in the order defined by the value of the argument
-// key, with ties broken according to their rank in the old group ... A
-// process may supply the color value MPI_UNDEFINED, in which case newcomm
-// returns MPI_COMM_NULL." §7.4.1: MPI_COMM_COMPARE gives MPI_IDENT,
-// MPI_CONGRUENT (same group, same order, other context), MPI_SIMILAR (same
-// members, other order) or MPI_UNEQUAL.
+// MPI 4.0 §7.4.2: MPI_COMM_SPLIT partitions comm's group into one subgroup
+// per color, ranked by key with ties broken by the rank in comm; a process
+// passing MPI_UNDEFINED gets MPI_COMM_NULL. §7.4.1: MPI_COMM_COMPARE gives
+// MPI_IDENT, MPI_CONGRUENT (same group, same order, other context),
+// MPI_SIMILAR (same members, other order) or MPI_UNEQUAL.
 //
 // A table of splits of MPI_COMM_WORLD (by parity, modulo 3 with reversed
 // keys, one color with equal keys, ties on some keys, MPI_UNDEFINED for some

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §7.4.2: MPI_COMM_SPLIT_TYPE with MPI_COMM_TYPE_SHARED "splits the
-// communicator into subcommunicators, each of which can create a shared
-// memory region"; ranks are ordered by key, ties by the old rank; a process
-// passing MPI_UNDEFINED gets MPI_COMM_NULL. On one machine every process
-// can share memory with every other, so each split holds all the processes
-// that take part.
+// MPI 4.0 §7.4.2: MPI_COMM_SPLIT_TYPE with MPI_COMM_TYPE_SHARED splits comm
+// into subcommunicators whose processes can share memory; ranks are ordered
+// by key, ties by the old rank; a process passing MPI_UNDEFINED gets
+// MPI_COMM_NULL. On one machine every process can share memory with every
+// other, so each split holds all the processes that take part.
 //
 // MPI_COMM_WORLD split with keys in rank order and with equal keys (both
 // congruent with it), with reversed keys (similar), with MPI_UNDEFINED on

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §11.6.2: under MPI_THREAD_MULTIPLE, threads may create
-// communicators concurrently as long as "collective calls on the same
-// communicator ... are correctly ordered" (each communicator is used by one
-// thread at a time, §7.4.2 "newcomm" creation is collective on the parent).
+// MPI 4.0 §11.6: under MPI_THREAD_MULTIPLE, threads may create
+// communicators concurrently, as long as the collective calls on any one
+// communicator are ordered the same way everywhere; creating a communicator
+// is collective on its parent, so each parent is used by one thread only.
 //
 // Each rank runs 4 threads. Before they start, the main thread makes one
 // parent communicator per thread (MPI_Comm_dup of MPI_COMM_WORLD, in the
