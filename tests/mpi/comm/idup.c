@@ -2,8 +2,7 @@
 // MPI 4.0 §7.4.2: MPI_COMM_IDUP is the nonblocking MPI_COMM_DUP: the new
 // communicator may be used once the request completes; nonblocking
 // collectives on one communicator are started in the same order everywhere,
-// but those on different communicators need not be. MPI_COMM_DUP_WITH_INFO
-// is MPI_COMM_DUP with hints (unknown keys are ignored, §10).
+// but those on different communicators need not be.
 //
 //  1. One MPI_Comm_idup of MPI_COMM_WORLD, with point-to-point on
 //     MPI_COMM_WORLD while it is pending.
@@ -11,8 +10,6 @@
 //     twice, a parity split, MPI_COMM_SELF), started in the reverse order on
 //     odd ranks (the two on one parent keep their order), then one
 //     MPI_Waitall.
-//  3. MPI_Comm_dup_with_info with MPI_INFO_NULL and with an info object
-//     (assertions set to "false", an unknown key).
 // Each new communicator is congruent with its parent and carries
 // point-to-point and collective traffic.
 #include "mt_comm.h"
@@ -99,22 +96,6 @@ int main(int argc, char** argv) {
   }
   MPI_Comm_free(&parity);
   MPI_Comm_free(&dup);
-
-  // 3. MPI_Comm_dup_with_info.
-  comm = MPI_COMM_NULL;
-  MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &comm);
-  check_dup_and_free(MPI_COMM_WORLD, &comm, world_members, size, 20,
-                     "MPI_Comm_dup_with_info(MPI_INFO_NULL)");
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "mpi_assert_no_any_tag", "false");
-  MPI_Info_set(info, "mpi_assert_no_any_source", "false");
-  MPI_Info_set(info, "shmpi_test_unknown_key", "ignored");
-  comm = MPI_COMM_NULL;
-  MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &comm);
-  MPI_Info_free(&info);  // the communicator does not depend on it
-  check_dup_and_free(MPI_COMM_WORLD, &comm, world_members, size, 21,
-                     "MPI_Comm_dup_with_info(hints)");
 
   MPI_Finalize();
   return 0;
