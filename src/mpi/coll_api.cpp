@@ -281,15 +281,12 @@ extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount,
   if (int rc = check_buffer(c, recvbuf, recvcount, kFn); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (send_bytes != block) {
-    return fail(c, MPI_ERR_TRUNCATE, kFn,
-                "%zu bytes sent per process but %zu expected", send_bytes,
-                block);
-  }
   if (c->is_inter) {
+    // Each group sends its own block size, which is what the other group
+    // receives per process.
     Comm* local = c->local_comm;
-    std::vector<std::byte> mine(block * static_cast<std::size_t>(c->size));
-    gather_linear(local, sendbuf, mine.data(), block, 0);
+    std::vector<std::byte> mine(send_bytes * static_cast<std::size_t>(c->size));
+    gather_linear(local, sendbuf, mine.data(), send_bytes, 0);
     const std::size_t remote_bytes =
         block * static_cast<std::size_t>(c->remote_size);
     if (c->rank == 0) {
@@ -298,6 +295,11 @@ extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount,
     }
     bcast_tree(local, recvbuf, remote_bytes, 0);
     return MPI_SUCCESS;
+  }
+  if (send_bytes != block) {
+    return fail(c, MPI_ERR_TRUNCATE, kFn,
+                "%zu bytes sent per process but %zu expected", send_bytes,
+                block);
   }
   auto* out = static_cast<std::byte*>(recvbuf);
   const void* my_block =

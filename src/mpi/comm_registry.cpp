@@ -305,7 +305,14 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
       masks.push_back(s.mask);
     }
     if (!any_joins) {
+      // Nobody joins: no ID, but callers still see every color (all
+      // MPI_UNDEFINED), e.g. an intercommunicator split's leader.
       *out = SplitResult{};
+      out->colors.assign(static_cast<std::size_t>(parent.size), MPI_UNDEFINED);
+      out->keys.assign(static_cast<std::size_t>(parent.size), 0);
+      for (int m = 0; m < parent.size; ++m) {
+        out->keys[static_cast<std::size_t>(m)] = slot_of(m).key;
+      }
       return MPI_SUCCESS;
     }
     if (!all_real) {
