@@ -19,8 +19,6 @@
 namespace shmpi::scratch {
 
 inline constexpr std::uint64_t kBlockMagic = 0x73636b31626c6b31ULL;
-inline constexpr unsigned kOffers = 8;  // block offsets one round can carry
-
 // What a member says in one round.
 struct alignas(kFalseSharingRange) MemberSlot {
   // Released last: the round this slot's contents belong to.
@@ -28,11 +26,12 @@ struct alignas(kFalseSharingRange) MemberSlot {
   std::int32_t color;  // split: color, or a negative value for "not joining"
   std::int32_t key;    // split: key
   std::uint32_t flags;
-  std::uint32_t free_ids;        // free context IDs on this process
-  std::uint32_t want_ids;        // IDs the operation asks for (dup batches)
-  std::uint32_t offers;          // valid entries in offer[]
-  std::uint64_t offer[kOffers];  // block offsets this member offers
-  std::uint64_t value[3];        // small operation-specific payload
+  std::uint32_t free_ids;  // free context IDs on this process
+  std::uint32_t want_ids;  // IDs the operation asks for (dup batches)
+  std::uint32_t pad0;
+  // Operation-specific payload: value[0] is a generation number (a new
+  // communicator's directory key when this member is its lowest).
+  std::uint64_t value[4];
   // The context-ID mask (or all zeros / all ones, see flags).
   alignas(kFalseSharingRange) std::uint32_t mask[contextid::kMaskWords];
 };
