@@ -41,7 +41,7 @@ int dup_common(Comm* c, MPI_Comm* newcomm, const char* function) {
                        : dup_intracomm(*c, &fresh, &why);
   if (rc != MPI_SUCCESS) {
     *newcomm = MPI_COMM_NULL;
-    return fail(c, rc, function, "%s", why);
+    return fail_static(c, rc, function, why);
   }
   inherit(*c, *fresh);
   fresh->hints = c->hints;
@@ -87,7 +87,7 @@ extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key,
                        : split_intracomm(*c, color, key, &fresh, &why);
   if (rc != MPI_SUCCESS) {
     *newcomm = MPI_COMM_NULL;
-    return fail(c, rc, "MPI_Comm_split", "%s", why);
+    return fail_static(c, rc, "MPI_Comm_split", why);
   }
   if (fresh == nullptr) {
     *newcomm = MPI_COMM_NULL;

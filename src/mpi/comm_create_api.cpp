@@ -28,7 +28,7 @@ int finish(Comm* parent, int rc, Comm* fresh, const char* why,
            MPI_Comm* newcomm, const char* function) {
   if (rc != MPI_SUCCESS) {
     *newcomm = MPI_COMM_NULL;
-    return fail(parent, rc, function, "%s", why);
+    return fail_static(parent, rc, function, why);
   }
   if (fresh == nullptr) {
     *newcomm = MPI_COMM_NULL;

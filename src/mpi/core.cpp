@@ -104,6 +104,13 @@ int fail(Comm* comm, int mpi_class, const char* function, const char* detail,
   return apply_handler(comm, code, text);
 }
 
+int fail_static(Comm* comm, int mpi_class, const char* function,
+                const char* detail) noexcept {
+  char text[512];
+  std::snprintf(text, sizeof text, "%s: %s", function, detail);
+  return apply_handler(comm, make_error_code(mpi_class, text), text);
+}
+
 int raise_code(Comm* comm, int code, const char* function) noexcept {
   char text[512];
   std::string_view what = error_string(code);

@@ -110,6 +110,10 @@ inline MPI_Request to_handle(p2p::Request* request) {
 [[gnu::format(printf, 4, 5)]] int fail(Comm* comm, int mpi_class,
                                        const char* function, const char* detail,
                                        ...) noexcept;
+// Same, for a fixed `detail` (no per-call values): the error code's own
+// string (MPI_Error_string) then says it too, not just the class.
+int fail_static(Comm* comm, int mpi_class, const char* function,
+                const char* detail) noexcept;
 // Same for a code that already carries its class (e.g. from a request).
 int raise_code(Comm* comm, int code, const char* function) noexcept;
 

@@ -122,7 +122,7 @@ extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
   const char* why = "";
   if (int rc = split_round(*lc, 0, lc->rank, 0, &local, &why);
       rc != MPI_SUCCESS) {
-    return fail(lc, rc, kFn, "%s", why);
+    return fail_static(lc, rc, kFn, why);
   }
   // 2. Leaders exchange sizes, contexts and gpid arrays (seed 002).
   std::vector<std::uint64_t> my_gpids = gpids_of_lpids(lc->lpids);
@@ -333,11 +333,12 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
     }
     if (decision.status == 2) {
       settle_merge(*lc, 1, false, false, 0);
-      return fail(c, MPI_ERR_OTHER, kFn, "%s",
-                  decision.no_free != 0
-                      ? "too many communicators: a member process has no "
-                        "free context ID left"
-                      : "no context ID is free on every member process");
+      return fail_static(
+          c, MPI_ERR_OTHER, kFn,
+          decision.no_free != 0
+              ? "too many communicators: a member process has no "
+                "free context ID left"
+              : "no context ID is free on every member process");
     }
     const auto id = static_cast<ContextId>(decision.id);
     settle_merge(*lc, 1, true, false, id);
