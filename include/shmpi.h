@@ -40,6 +40,14 @@ SHMPI_API int shmpi_context_id_holders(MPI_Comm comms[], int context_ids[],
  * terminating NUL: `text` must hold 513 characters. */
 SHMPI_API int shmpi_context_mask_hex(char* text, int length) SHMPI_NOEXCEPT;
 
+/* The NUMA sub-communicators of an intracommunicator, derived from its
+ * context ID without any communication: *intranode holds the members on the
+ * caller's NUMA node, *internode the lowest member of every NUMA node (or
+ * MPI_COMM_NULL when the caller is not one). They belong to `comm` and are
+ * freed with it; do not free them. Local: no other member needs to call. */
+SHMPI_API int shmpi_comm_numa_subcomms(MPI_Comm comm, MPI_Comm* intranode,
+                                       MPI_Comm* internode) SHMPI_NOEXCEPT;
+
 #if defined(__cplusplus)
 }
 #endif

@@ -133,6 +133,11 @@ Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
 int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
                        int tag, SplitResult* out, const char** why);
 
+// The NUMA sub-communicators of an intracommunicator (seed 000's
+// sub-communicator type field): computed by every member from the rank
+// table, no communication. Returns MPI_SUCCESS or an error class.
+int make_numa_subcomms(Comm& comm);
+
 // A barrier over an intracommunicator's members: one empty round.
 void block_barrier(Comm& comm);
 // The communicator operations of comm_api.cpp, by kind of parent. A null

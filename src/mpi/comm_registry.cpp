@@ -561,6 +561,58 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
   return rc;
 }
 
+int make_numa_subcomms(Comm& comm) {
+  if (comm.subcomms_made) {
+    return MPI_SUCCESS;
+  }
+  const segment::Segment& segment = state().runtime->segment();
+  auto node_of = [&](int rank) {
+    const std::int32_t node =
+        segment.rank_info(comm.slots[static_cast<std::size_t>(rank)]).numa_node;
+    return node < 0 ? 0 : node;
+  };
+  const int my_node = node_of(comm.rank);
+  std::vector<int> same_node;
+  std::vector<int> leaders;  // lowest slot of each node, in rank order
+  for (int r = 0; r < comm.size; ++r) {
+    if (node_of(r) == my_node) {
+      same_node.push_back(r);
+    }
+    bool lowest = true;
+    for (int o = 0; o < comm.size && lowest; ++o) {
+      lowest = !(node_of(o) == node_of(r) &&
+                 comm.slots[static_cast<std::size_t>(o)] <
+                     comm.slots[static_cast<std::size_t>(r)]);
+    }
+    if (lowest) {
+      leaders.push_back(r);
+    }
+  }
+  const std::uint64_t generation =
+      comm.shared != nullptr ? comm.shared->generation : 0;
+  auto build = [&](const std::vector<int>& members,
+                   contextid::SubComm type) -> Comm* {
+    SplitResult r;
+    r.joined = true;
+    r.members = members;
+    r.id = contextid::with_subcomm(comm.recv_context_id, type);
+    r.generation = generation;
+    return make_intracomm(comm, r);
+  };
+  comm.intranode = build(same_node, contextid::SubComm::kIntranode);
+  if (comm.intranode == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  if (std::find(leaders.begin(), leaders.end(), comm.rank) != leaders.end()) {
+    comm.internode = build(leaders, contextid::SubComm::kInternode);
+    if (comm.internode == nullptr) {
+      return MPI_ERR_NO_MEM;
+    }
+  }
+  comm.subcomms_made = true;
+  return MPI_SUCCESS;
+}
+
 void block_barrier(Comm& comm) {
   wait_pending(comm);
   const char* why = "";
@@ -730,9 +782,13 @@ void destroy_comm(Comm* comm) {
   // Intercommunicators free their receive context only (seed 000); on an
   // intracommunicator both are the same ID.
   arbiter().release(comm->recv_context_id);
-  if (comm->local_comm != nullptr) {
-    destroy_comm(comm->local_comm);  // derived ID: releases nothing
-    comm->local_comm = nullptr;
+  // Derived IDs (L and YY fields) release nothing.
+  for (Comm** derived :
+       {&comm->local_comm, &comm->intranode, &comm->internode}) {
+    if (*derived != nullptr) {
+      destroy_comm(*derived);
+      *derived = nullptr;
+    }
   }
   state().comms.destroy(comm);
 }

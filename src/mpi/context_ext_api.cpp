@@ -85,3 +85,27 @@ extern "C" int shmpi_context_mask_hex(char* text, int length) noexcept {
   std::memcpy(text, hex.c_str(), hex.size() + 1);
   return MPI_SUCCESS;
 }
+
+extern "C" int shmpi_comm_numa_subcomms(MPI_Comm comm, MPI_Comm* intranode,
+                                        MPI_Comm* internode) noexcept {
+  constexpr const char* kFn = "shmpi_comm_numa_subcomms";
+  if (int rc = check_initialized(kFn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  Comm* c = nullptr;
+  if (int rc = check_comm(comm, &c, kFn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (intranode == nullptr || internode == nullptr) {
+    return fail(c, MPI_ERR_ARG, kFn, "NULL argument");
+  }
+  if (c->is_inter) {
+    return fail(c, MPI_ERR_COMM, kFn, "not an intracommunicator");
+  }
+  if (int rc = make_numa_subcomms(*c); rc != MPI_SUCCESS) {
+    return fail(c, rc, kFn, "out of communicator handles");
+  }
+  *intranode = c->intranode->handle;
+  *internode = c->internode != nullptr ? c->internode->handle : MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}

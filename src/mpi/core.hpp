@@ -62,6 +62,13 @@ struct Comm {
   std::vector<std::int32_t> lpids;         // local group, rank -> lpid
   std::vector<std::int32_t> remote_lpids;  // intercomm: remote rank -> lpid
   Comm* local_comm = nullptr;  // intercomm: the local group as intracomm
+  // NUMA sub-communicators (context ID field YY), made on first request
+  // without agreement and freed with this communicator: the members on my
+  // NUMA node, and the lowest member of every node (nullptr when I am not
+  // one: MPI_COMM_NULL).
+  Comm* intranode = nullptr;
+  Comm* internode = nullptr;
+  bool subcomms_made = false;
   detail::CommShared* shared = nullptr;  // scratch block etc. (owned)
   bool predefined = false;               // MPI_COMM_WORLD / MPI_COMM_SELF
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
