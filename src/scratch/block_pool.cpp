@@ -68,11 +68,16 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
   const std::uint32_t capacity = 2u << cls;
   CommBlock* block = pop(cls);
   if (block == nullptr) {
-    void* memory = segment_.heap().allocate(CommBlock::bytes_for(capacity));
+    // The heap aligns to 64 bytes; blocks want 128 (one writer per line
+    // pair). Blocks never go back to the heap, so the slack is not tracked.
+    void* memory = segment_.heap().allocate(CommBlock::bytes_for(capacity) +
+                                            alignof(CommBlock));
     if (memory == nullptr) {
       return nullptr;
     }
-    block = static_cast<CommBlock*>(memory);
+    const auto address = reinterpret_cast<std::uintptr_t>(memory);
+    block = reinterpret_cast<CommBlock*>(  // NOLINT: aligned heap memory
+        (address + alignof(CommBlock) - 1) & ~(alignof(CommBlock) - 1));
     block->header.magic = kBlockMagic;
     block->header.capacity = capacity;
     block->header.size_class = cls;
