@@ -15,13 +15,13 @@
  * for a busy-polling implementation with 4 ranks on 2 cores. Calibration
  * doubles the batch from 1 iteration until it takes batch_ms (a single
  * iteration that takes longer is accepted as it is), then the count is scaled
- * to batch_ms; then timing batches run until `batches` are done or the
- * operation's budget (--op-budget, counted from the start of its
- * calibration) is spent, with at least one. Every decision is made by rank 0
- * and broadcast between batches, outside the timed region, so all ranks run
- * the same number of iterations. An operation is not started when the
- * program would then run beyond --time-limit seconds, judged by the time the
- * previous operation took.
+ * to batch_ms by the best time per iteration seen (at most doubled); then
+ * timing batches run until `batches` are done or the operation's budget
+ * (--op-budget, counted from the start of its calibration) is spent, with at
+ * least one. Every decision is made by rank 0 and broadcast between batches,
+ * outside the timed region, so all ranks run the same number of iterations. An
+ * operation is not started when the program would then run beyond --time-limit
+ * seconds, judged by the time the previous operation took.
  *
  * Errors return to the program (MPI_ERRORS_RETURN on MPI_COMM_WORLD, which
  * the new communicators inherit): a failing call is named on stderr and the
@@ -207,6 +207,7 @@ static comm_stats comm_measure(int op, const comm_opts* o) {
   const long max_iters = 1L << 30;
   long plan[2]; /* [0] iterations of the next batch, [1] 1 = go on */
   long iters = 1;
+  double best = 1e30; /* rank 0: lowest seconds per iteration seen */
   int n = 0;
   int b;
 
@@ -216,16 +217,22 @@ static comm_stats comm_measure(int op, const comm_opts* o) {
   for (;;) {
     double t = comm_batch(op, iters);
     if (g_rank == 0) {
+      if (t / (double)iters < best) {
+        best = t / (double)iters;
+      }
       plan[1] = t < target && iters < max_iters / 2;
       if (plan[1]) {
         plan[0] = iters * 2;
       } else {
-        /* Scale the count to the target; never below one iteration. */
-        double scaled = (double)iters * target / (t > 1e-9 ? t : 1e-9);
-        plan[0] = scaled < 1.0 ? 1 : (long)scaled;
-        if (plan[0] > max_iters) {
-          plan[0] = max_iters;
+        /* Scale the count to the target by the best time per iteration, so
+         * that one preempted probe (a busy 2-core machine) cannot shrink the
+         * batches to a few milliseconds; at most twice the last probe, so
+         * that one lucky small probe cannot stretch them to seconds. */
+        double scaled = target / (best > 1e-9 ? best : 1e-9);
+        if (scaled > 2.0 * (double)iters) {
+          scaled = 2.0 * (double)iters;
         }
+        plan[0] = scaled < 1.0 ? 1 : (long)scaled;
       }
     }
     MPI_Bcast(plan, 2, MPI_LONG, 0, MPI_COMM_WORLD);
