@@ -16,11 +16,16 @@ usage: bench/compare.sh [options]
   --shmpicc PATH   build shmpi's side with this compiler wrapper instead (installed
                    shmpi); shmpirun is taken from the same directory
   --only LIST      comma-separated subset of: shmpi,mpich,openmpi
+  --tests LIST     run only these tests: latency,bw,msgrate,coll2,collmany,
+                   comm2,comm4,... (comm<N> for each --comm-np count)
   --quick          one repetition, short batches (about a minute in all)
   --reps N         repetitions of every run (default 3; medians are reported)
   --cores A,B      the two cores of the floor program (default 0,1)
   --np-many N      ranks of the oversubscribed collective run (default 8)
-  --timeout S      limit of one program run in seconds (default 60, quick 30)
+  --comm-np LIST   rank counts of the communicator-creation runs (default 2,4,8;
+                   "none" skips them)
+  --timeout S      limit of one program run in seconds (default 60, quick 30;
+                   communicator-creation runs: at most 30, quick 20)
   --out FILE       report file (default: <build>/bench-report.md)
   --no-floor       skip the floor program
   --wait-quiet S   before every program run, wait for the CPUs to be idle (other
@@ -33,10 +38,12 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SHMPI_BUILD_DIR:-$repo/build}
 shmpicc=""
 only="shmpi,mpich,openmpi"
+only_tests=""
 quick=0
 reps=""
 cores="0,1"
 np_many=8
+comm_np="2,4,8"
 run_timeout=""
 out=""
 floor=1
@@ -47,10 +54,12 @@ while [[ $# -gt 0 ]]; do
     --build) build=$2; shift 2 ;;
     --shmpicc) shmpicc=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --tests) only_tests=$2; shift 2 ;;
     --quick) quick=1; shift ;;
     --reps) reps=$2; shift 2 ;;
     --cores) cores=$2; shift 2 ;;
     --np-many) np_many=$2; shift 2 ;;
+    --comm-np) comm_np=$2; shift 2 ;;
     --timeout) run_timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --no-floor) floor=0; shift ;;
@@ -61,18 +70,30 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n $reps ]] || reps=$((quick ? 1 : 3))
 [[ -n $run_timeout ]] || run_timeout=$((quick ? 30 : 60))
+# The communicator-creation runs bound themselves by time (about 4 s each,
+# even for an implementation that manages 10 per second); a run that still
+# needs more than this is stuck, and is cut short to keep the whole comparison
+# within minutes.
+comm_timeout=$((quick ? 20 : 30))
+((comm_timeout < run_timeout)) || comm_timeout=$run_timeout
+[[ $comm_np == none ]] && comm_np=""
+if [[ -n $comm_np && ! $comm_np =~ ^[0-9]+(,[0-9]+)*$ ]]; then
+  echo "compare.sh: --comm-np wants a list such as 2,4,8 (or none)" >&2
+  exit 2
+fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 [[ -n $out ]] || out=$build/bench-report.md
 work=$build/bench-compare
 rm -rf "$work"
 mkdir -p "$work/bin" "$work/raw"
+: >"$work/status.txt"
 
 note() { echo "compare.sh: $*" >&2; }
 wanted() { [[ ",$only," == *",$1,"* ]]; }
 
 declare -A label=([shmpi]="shmpi" [mpich]="MPICH" [openmpi]="Open MPI")
-progs=(latency bw msgrate coll)
+progs=(latency bw msgrate coll comm)
 prog_args=()
 ((quick)) && prog_args=(--quick)
 cflags=(-O2 -std=c99 -Wall -Wno-stringop-overflow)
@@ -151,14 +172,28 @@ if ((floor)); then
 fi
 
 # --- runs --------------------------------------------------------------------
-# test name | program | ranks | extra arguments
+# test name | program | ranks | extra arguments | time limit of one run
+# An empty limit means --timeout. A test with its own limit is given up for an
+# implementation once it has timed out there: its later repetitions would
+# only burn the same limit again.
 tests=(
-  "latency|latency|2|"
-  "bw|bw|2|"
-  "msgrate|msgrate|2|"
-  "coll2|coll|2|"
-  "collmany|coll|$np_many|--ops barrier,allreduce"
+  "latency|latency|2||"
+  "bw|bw|2||"
+  "msgrate|msgrate|2||"
+  "coll2|coll|2||"
+  "collmany|coll|$np_many|--ops barrier,allreduce|"
 )
+IFS=',' read -r -a comm_nps <<<"$comm_np"
+for n in ${comm_nps[@]+"${comm_nps[@]}"}; do
+  tests+=("comm$n|comm|$n||$comm_timeout")
+done
+if [[ -n $only_tests ]]; then
+  kept=()
+  for t in "${tests[@]}"; do
+    [[ ",$only_tests," == *",${t%%|*},"* ]] && kept+=("$t")
+  done
+  tests=(${kept[@]+"${kept[@]}"})
+fi
 
 # busy_percent: share of all CPUs busy (not idle or iowait) over one second.
 busy_percent() {
@@ -186,23 +221,38 @@ wait_for_quiet() {
 }
 
 # Runs one program under one implementation with a time limit; the output so
-# far is kept even when the limit strikes (every line is flushed).
+# far is kept even when the limit strikes (every line is flushed). Appends
+# "impl|test|rep|status" to status.txt (status: ok, exit N, timeout, skipped)
+# and adds the run's wall time to test_ms.
+declare -A test_ms gave_up
 run_one() {
-  local impl=$1 name=$2 prog=$3 np=$4 extra=$5 rep=$6
+  local impl=$1 name=$2 prog=$3 np=$4 extra=$5 rep=$6 own_limit=${7:-}
+  local limit=${own_limit:-$run_timeout}
   local log=$work/raw/$impl.$name.r$rep.txt
   [[ -n ${have_bin[$prog.$impl]:-} ]] || return 0
+  if [[ -n ${gave_up[$impl.$name]:-} ]]; then
+    note "rep $rep: ${label[$impl]} $name skipped (timed out before)"
+    echo "$impl|$name|$rep|skipped" >>"$work/status.txt"
+    return 0
+  fi
   ((wait_quiet > 0)) && wait_for_quiet
   note "rep $rep: ${label[$impl]} $name (np=$np)"
-  local rc=0
+  local rc=0 status=ok t0
+  t0=$(date +%s%3N)
   # shellcheck disable=SC2086
-  timeout -k 5 "$run_timeout" ${run_cmd[$impl]} "$np" "$work/bin/$prog.$impl" \
+  timeout -k 5 "$limit" ${run_cmd[$impl]} "$np" "$work/bin/$prog.$impl" \
     ${prog_args[@]+"${prog_args[@]}"} $extra >"$log" 2>"$log.err" || rc=$?
+  test_ms[$name]=$((${test_ms[$name]:-0} + $(date +%s%3N) - t0))
   if ((rc == 124 || rc == 137)); then
-    note "${label[$impl]} $name: timed out after ${run_timeout}s (partial results kept)"
+    note "${label[$impl]} $name: timed out after ${limit}s (partial results kept)"
     echo "# timeout" >>"$log"
+    status=timeout
+    [[ -z $own_limit ]] || gave_up[$impl.$name]=1
   elif ((rc != 0)); then
     note "${label[$impl]} $name: exit code $rc (see $log.err)"
+    status="exit $rc"
   fi
+  echo "$impl|$name|$rep|$status" >>"$work/status.txt"
 }
 
 if ((wait_quiet > 0)); then
@@ -218,12 +268,12 @@ started=$(date +%s)
 n_impls=${#impls[@]}
 for ((rep = 1; rep <= reps; rep++)); do
   for t in "${tests[@]}"; do
-    IFS='|' read -r name prog np extra <<<"$t"
+    IFS='|' read -r name prog np extra limit <<<"$t"
     # Rotate the order each repetition so that no implementation always
     # runs first (or right after the heaviest one).
     for ((k = 0; k < n_impls; k++)); do
       impl=${impls[$(((k + rep - 1) % n_impls))]}
-      run_one "$impl" "$name" "$prog" "$np" "$extra" "$rep"
+      run_one "$impl" "$name" "$prog" "$np" "$extra" "$rep" "$limit"
     done
   done
   if [[ -n $floor_bin ]]; then
@@ -265,6 +315,9 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       $1 == "bcast" || $1 == "allreduce" {
         print impl "|" test "|" $1 " " val("bytes") "|" val("usec")
       }
+      $1 == "comm_dup" || $1 == "comm_split" {
+        print impl "|comm|" substr($1, 6) " np=" val("np") "|" val("per_s")
+      }
       $1 == "floor" && $2 == "memcpy" {
         print impl "|floor|memcpy " val("bytes") "|" val("gbps")
       }
@@ -298,14 +351,31 @@ has_shmpi=0
 shown=(${impls[@]+"${impls[@]}"})  # columns: the implementations that ran
 ratio_col=$((has_shmpi && ${#others[@]} > 0))
 
+# run_test_of TEST ROW: the test (run) whose output gives ROW of TEST's table.
+run_test_of() {
+  if [[ $1 == comm ]]; then
+    echo "comm${2##*np=}"
+  else
+    echo "$1"
+  fi
+}
+# missing_cell IMPL RUN-TEST: the text of a cell without a value: "failed" or
+# "timed out" when no run of IMPL's RUN-TEST ended well, else "-".
+missing_cell() {
+  awk -F'|' -v i="$1" -v t="$2" '
+    $1 == i && $2 == t { if ($4 == "ok") ok = 1; else if ($4 ~ /^exit/) f = 1; else to = 1 }
+    END { print ok ? "-" : (to ? "timed out" : (f ? "failed" : "-")) }' "$work/status.txt"
+}
+
 # table TITLE TEST UNIT-FORMAT BETTER(lower|higher) ROW...
+# (the first column is headed $first_col, default "size")
 table() {
   local title=$1 test=$2 fmt=$3 better=$4
   shift 4
   echo
   echo "### $title"
   echo
-  local head="| size" sep="|---:"
+  local head="| ${first_col:-size}" sep="|---:"
   for impl in "${shown[@]}"; do
     head+=" | ${label[$impl]}"
     sep+="|---:"
@@ -333,7 +403,7 @@ table() {
             else print (b > a ? b : a) }')
         fi
       else
-        line+=" | -"
+        line+=" | $(missing_cell "$impl" "$(run_test_of "$test" "$row")")"
       fi
     done
     if ((ratio_col)); then
@@ -404,7 +474,34 @@ render() {
   echo "- every cell: median over repetitions of each run's median over timing batches;"
   echo "  2-rank runs bound to cores 0 and 1; the many-rank run puts $np_many ranks on $(nproc) cores"
   echo "- ratio: shmpi divided by the best of the others (latency: < 1 is shmpi ahead;"
-  echo "  bandwidth and message rate: > 1 is shmpi ahead)"
+  echo "  bandwidth, message rate and communicator creation rate: > 1 is shmpi ahead)"
+  local comm_ran
+  comm_ran=$(awk -F'|' '$2 ~ /^comm[0-9]+$/ && !seen[$2]++ { printf "%s%s", (n++ ? ", " : ""), substr($2, 5) }' \
+    "$work/status.txt")
+  if [[ -n $comm_ran ]]; then
+    echo "- communicator creation: dup = \`MPI_Comm_dup(MPI_COMM_WORLD)\` + \`MPI_Comm_free\`,"
+    echo "  split = \`MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank)\` + \`MPI_Comm_free\`;"
+    echo "  np=$comm_ran (more ranks than the $(nproc) cores share them); runs limited to ${comm_timeout}s"
+  fi
+  # Runs that did not end well, per implementation and test.
+  local failed
+  failed=$(awk -F'|' -v names="shmpi=${label[shmpi]},mpich=${label[mpich]},openmpi=${label[openmpi]}" '
+    BEGIN { n = split(names, a, ","); for (i = 1; i <= n; i++) { split(a[i], kv, "="); lab[kv[1]] = kv[2] } }
+    { k = $1 "|" $2; if (!(k in all)) order[++m] = k; all[k]++
+      if ($4 != "ok") { if (!((k, $4) in cnt)) what[k] = what[k] "|" $4; cnt[k, $4]++ } }
+    END { for (i = 1; i <= m; i++) { k = order[i]; if (!(k in what)) continue
+            split(k, p, "|"); printf "%s%s %s:", (c++ ? "; " : ""), lab[p[1]], p[2]
+            ns = split(substr(what[k], 2), st, "|")
+            for (j = 1; j <= ns; j++) printf "%s %s x%d", (j > 1 ? "," : ""), st[j], cnt[k, st[j]]
+            printf " (of %d runs)", all[k] } }' \
+    "$work/status.txt")
+  [[ -z $failed ]] || echo "- runs that failed or timed out: $failed"
+  local t times=""
+  for t in ${tests[@]+"${tests[@]}"}; do
+    t=${t%%|*}
+    [[ -n ${test_ms[$t]:-} ]] && times+="${times:+, }$t $((test_ms[$t] / 1000))"
+  done
+  [[ -z $times ]] || echo "- seconds per test (all implementations and repetitions): $times"
 
   local r
   local -a lat_rows=() bw_rows=() mr_rows=()
@@ -432,6 +529,17 @@ render() {
   if ((${#cm[@]})); then
     table "Collectives, np=$np_many on $(nproc) cores (µs per call; lower is better)" collmany auto lower \
       "${cm[@]}" | relabel
+  fi
+  local -a comm_rows=()
+  local op n
+  for op in dup split; do
+    for n in ${comm_nps[@]+"${comm_nps[@]}"}; do
+      grep -q "^[^|]*|comm$n|" "$work/status.txt" && comm_rows+=("$op np=$n")
+    done
+  done
+  if ((${#comm_rows[@]})); then
+    first_col=operation table "Communicator creation (create + free per second, slowest rank; higher is better)" \
+      comm auto higher "${comm_rows[@]}"
   fi
   if [[ -n $floor_bin ]]; then
     echo
