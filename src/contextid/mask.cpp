@@ -9,6 +9,7 @@ namespace shmpi::contextid {
 Mask::Mask() {
   words_.fill(0xffffffffu);
   words_[0] &= ~0x7u;  // predefined communicators: mask bits 0, 1, 2
+  free_ = kMaskBits - 3;
 }
 
 std::optional<ContextId> Mask::locate(
@@ -32,6 +33,7 @@ bool Mask::allocate(ContextId id) {
     return false;
   }
   words_[mask_word(id)] &= ~(1u << mask_bit(id));
+  --free_;
   return true;
 }
 
@@ -43,6 +45,7 @@ bool Mask::release(ContextId id) {
     return false;
   }
   words_[mask_word(id)] |= 1u << mask_bit(id);
+  ++free_;
   return true;
 }
 
@@ -54,13 +57,7 @@ std::optional<ContextId> Mask::allocate_any() {
   return id;
 }
 
-unsigned Mask::free_count() const {
-  unsigned count = 0;
-  for (std::uint32_t word : words_) {
-    count += static_cast<unsigned>(std::popcount(word));
-  }
-  return count;
-}
+unsigned Mask::free_count() const { return free_; }
 
 std::string Mask::to_hex() const {
   std::string text(kMaskWords * 8, '0');

@@ -46,6 +46,7 @@ class Mask {
 
  private:
   MaskWords words_;
+  unsigned free_ = 0;  // set bits of words_, kept up to date
 };
 
 }  // namespace shmpi::contextid

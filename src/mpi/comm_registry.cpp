@@ -259,11 +259,26 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   arbiter().set_thread_safe(s.thread_multiple);
 }
 
+namespace {
+int refill_reserve(Comm& parent, const char** why);
+}  // namespace
+
 int split_round(Comm& parent, int color, int key, std::uint32_t tag,
                 SplitResult* out, const char** why) {
   wait_pending(parent);
   if (int rc = attach_or_fail(parent, why); rc != MPI_SUCCESS) {
     return rc;
+  }
+  // Splits on a communicator (tag 0) take their ID from the reserve that
+  // dup rounds fill, like MPI_Comm_dup: every member takes the same next
+  // ID, members that do not join give it back. The round then carries only
+  // colors, keys and generations. Rendezvous rounds (create_group) agree
+  // on masks.
+  const bool from_reserve = tag == 0;
+  if (from_reserve) {
+    if (int rc = refill_reserve(parent, why); rc != MPI_SUCCESS) {
+      return rc;
+    }
   }
   const bool joins = color != MPI_UNDEFINED;
   const contextid::Arbiter::Key akey = arbiter_key(parent, tag);
@@ -276,9 +291,12 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
     mine.key = key;
     mine.flags = slot_flags::kRealMask | (joins ? slot_flags::kJoins : 0u);
     mine.want_ids = 1;
-    mine.free_ids = joins ? ids.free_count() : contextid::kMaskBits;
+    mine.free_ids =
+        joins && !from_reserve ? ids.free_count() : contextid::kMaskBits;
     mine.value[0] = generation;
-    if (joins) {
+    if (from_reserve) {
+      // No mask: the ID comes from the reserve.
+    } else if (joins) {
       if (!ids.offer(akey, std::span<std::uint32_t, contextid::kMaskWords>(
                                mine.mask, contextid::kMaskWords))) {
         mine.flags &= ~slot_flags::kRealMask;
@@ -304,6 +322,18 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
       any_joins = any_joins || (s.flags & slot_flags::kJoins) != 0;
       masks.push_back(s.mask);
     }
+    ContextId reserved_id = 0;
+    if (from_reserve) {
+      detail::CommShared& shared = *parent.shared;
+      reserved_id = shared.reserve[shared.reserve_head++].id;
+      if (shared.reserve_head == shared.reserve.size()) {
+        shared.reserve.clear();
+        shared.reserve_head = 0;
+      }
+      if (!joins) {
+        ids.release(reserved_id);
+      }
+    }
     if (!any_joins) {
       // Nobody joins: no ID, but callers still see every color (all
       // MPI_UNDEFINED), e.g. an intercommunicator split's leader.
@@ -315,7 +345,7 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
       }
       return MPI_SUCCESS;
     }
-    if (!all_real) {
+    if (!from_reserve && !all_real) {
       // Another allocation on some member holds its mask: try again.
       if (joins) {
         ids.retry(akey);
@@ -323,7 +353,9 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
       ::sched_yield();
       continue;
     }
-    std::vector<ContextId> agreed = contextid::agree(masks, 1);
+    std::vector<ContextId> agreed = from_reserve
+                                        ? std::vector<ContextId>{reserved_id}
+                                        : contextid::agree(masks, 1);
     if (agreed.empty()) {
       if (joins) {
         ids.abandon(akey);
@@ -331,7 +363,7 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
       *why = no_id_reason(parent);
       return MPI_ERR_OTHER;
     }
-    if (joins) {
+    if (joins && !from_reserve) {
       ids.commit(akey, agreed);
     }
     SplitResult result;
@@ -733,8 +765,10 @@ bool reserve_empty(const Comm& parent) {
   return parent.shared->reserve_head == parent.shared->reserve.size();
 }
 
-int dup_intracomm(Comm& parent, Comm** out, const char** why) {
-  wait_pending(parent);
+namespace {
+
+// Runs dup rounds until the parent's reserve has an agreed ID.
+int refill_reserve(Comm& parent, const char** why) {
   while (reserve_empty(parent)) {
     if (int rc = attach_or_fail(parent, why); rc != MPI_SUCCESS) {
       return rc;
@@ -750,6 +784,16 @@ int dup_intracomm(Comm& parent, Comm** out, const char** why) {
     if (outcome != DupRound::Outcome::kDone) {
       return outcome_class(outcome);
     }
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int dup_intracomm(Comm& parent, Comm** out, const char** why) {
+  wait_pending(parent);
+  if (int rc = refill_reserve(parent, why); rc != MPI_SUCCESS) {
+    return rc;
   }
   Comm* c = dup_from_reserve(parent);
   if (c == nullptr) {
