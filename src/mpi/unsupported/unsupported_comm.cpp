@@ -10,23 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Attr_delete(MPI_Comm /*comm*/, int /*keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Attr_delete");
-}
-SHMPI_PMPI_ALIAS(MPI_Attr_delete);
-
-extern "C" int PMPI_Attr_get(MPI_Comm /*comm*/, int /*keyval*/,
-                             void* /*attribute_val*/, int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Attr_get");
-}
-SHMPI_PMPI_ALIAS(MPI_Attr_get);
-
-extern "C" int PMPI_Attr_put(MPI_Comm /*comm*/, int /*keyval*/,
-                             void* /*attribute_val*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Attr_put");
-}
-SHMPI_PMPI_ALIAS(MPI_Attr_put);
-
 extern "C" int PMPI_Comm_compare(MPI_Comm /*comm1*/, MPI_Comm /*comm2*/,
                                  int* /*result*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_compare");
@@ -46,20 +29,6 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm /*comm*/, MPI_Group /*group*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_create_group);
 
-extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* /*comm_copy_attr_fn*/,
-                                       MPI_Comm_delete_attr_function* /*comm_delete_attr_fn*/,
-                                       int* /*comm_keyval*/,
-                                       void* /*extra_state*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_create_keyval");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_create_keyval);
-
-extern "C" int PMPI_Comm_delete_attr(MPI_Comm /*comm*/,
-                                     int /*comm_keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_delete_attr");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_delete_attr);
-
 extern "C" int PMPI_Comm_dup(MPI_Comm /*comm*/,
                              MPI_Comm* /*newcomm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_dup");
@@ -76,11 +45,6 @@ extern "C" int PMPI_Comm_free(MPI_Comm* /*comm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_free");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_free);
-
-extern "C" int PMPI_Comm_free_keyval(int* /*comm_keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_free_keyval");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_free_keyval);
 
 extern "C" int PMPI_Comm_get_info(MPI_Comm /*comm*/,
                                   MPI_Info* /*info_used*/) noexcept {
@@ -124,12 +88,6 @@ extern "C" int PMPI_Comm_remote_size(MPI_Comm /*comm*/,
   return shmpi_mpi_unsupported("MPI_Comm_remote_size");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_remote_size);
-
-extern "C" int PMPI_Comm_set_attr(MPI_Comm /*comm*/, int /*comm_keyval*/,
-                                  void* /*attribute_val*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_set_attr");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_set_attr);
 
 extern "C" int PMPI_Comm_set_info(MPI_Comm /*comm*/,
                                   MPI_Info /*info*/) noexcept {
@@ -258,19 +216,6 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm /*intercomm*/, int /*high*/,
   return shmpi_mpi_unsupported("MPI_Intercomm_merge");
 }
 SHMPI_PMPI_ALIAS(MPI_Intercomm_merge);
-
-extern "C" int PMPI_Keyval_create(MPI_Copy_function* /*copy_fn*/,
-                                  MPI_Delete_function* /*delete_fn*/,
-                                  int* /*keyval*/,
-                                  void* /*extra_state*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Keyval_create");
-}
-SHMPI_PMPI_ALIAS(MPI_Keyval_create);
-
-extern "C" int PMPI_Keyval_free(int* /*keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Keyval_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Keyval_free);
 
 extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* /*type_copy_attr_fn*/,
                                        MPI_Type_delete_attr_function* /*type_delete_attr_fn*/,
