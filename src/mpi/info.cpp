@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Info objects and MPI_INFO_ENV (info.hpp).
+// Info objects, MPI_INFO_ENV and the communicator hints (info.hpp).
 #include "mpi/info.hpp"
 
 #include <sys/utsname.h>
@@ -114,6 +114,36 @@ Info& env_info() {
   return *instance;
 }
 
+// ---- communicator hints
+
+constexpr std::array<std::string_view, 4> kCommHints = {
+    "mpi_assert_no_any_tag", "mpi_assert_no_any_source",
+    "mpi_assert_exact_length", "mpi_assert_allow_overtaking"};
+
+bool is_comm_hint(std::string_view key) {
+  return std::find(kCommHints.begin(), kCommHints.end(), key) !=
+         kCommHints.end();
+}
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// "true" or "false" for a boolean hint value, nullptr for anything else.
+const char* boolean_value(std::string_view value) {
+  if (equals_ignoring_case(value, "true")) {
+    return "true";
+  }
+  if (equals_ignoring_case(value, "false")) {
+    return "false";
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 Info* find_info(MPI_Info handle) {
@@ -171,6 +201,56 @@ InfoEntries environment_entries(int argc, char* const* argv) {
     add(&entries, "wdir", directory);
   }
   return entries;
+}
+
+void merge_comm_hints(const Info& info,
+                      std::vector<std::pair<std::string, std::string>>* hints) {
+  // A plain loop variable: Clang 14 cannot capture structured bindings.
+  for (const auto& entry : info.entries) {
+    const std::string& key = entry.first;
+    const char* normalized = boolean_value(entry.second);
+    if (!is_comm_hint(key) || normalized == nullptr) {
+      continue;  // MPI 4.0 section 10: a hint may be ignored
+    }
+    auto it = std::find_if(hints->begin(), hints->end(),
+                           [&](const auto& hint) { return hint.first == key; });
+    if (it != hints->end()) {
+      it->second = normalized;
+    } else {
+      hints->emplace_back(key, normalized);
+    }
+  }
+}
+
+InfoEntries comm_info_entries(
+    const std::vector<std::pair<std::string, std::string>>& hints) {
+  InfoEntries entries;
+  for (std::string_view key : kCommHints) {
+    auto it = std::find_if(hints.begin(), hints.end(),
+                           [&](const auto& hint) { return hint.first == key; });
+    entries.emplace_back(key, it != hints.end() ? it->second : "false");
+  }
+  return entries;
+}
+
+int hints_from_info(MPI_Info info,
+                    std::vector<std::pair<std::string, std::string>>* out) {
+  if (info == MPI_INFO_NULL) {
+    out->clear();
+    return MPI_SUCCESS;
+  }
+  const Info* found = find_info(info);
+  if (found == nullptr) {
+    return MPI_ERR_INFO;
+  }
+  try {
+    std::vector<std::pair<std::string, std::string>> hints;
+    merge_comm_hints(*found, &hints);
+    *out = std::move(hints);
+  } catch (const std::bad_alloc&) {
+    return MPI_ERR_NO_MEM;
+  }
+  return MPI_SUCCESS;
 }
 
 }  // namespace shmpi::mpi

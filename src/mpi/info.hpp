@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// MPI_Info objects (MPI 4.0 chapter 10). Info objects live in an arena private
-// to info.cpp; MPI_INFO_ENV is one more object, built on first use. MPI 4.0
-// allows the info calls at any time, before MPI_Init and after MPI_Finalize, so
-// nothing here uses the runtime.
+// MPI_Info objects (MPI 4.0 chapter 10) and the communicator hints kept from
+// them. Info objects live in an arena private to info.cpp; MPI_INFO_ENV is
+// one more object, built on first use. MPI 4.0 allows the info calls at any
+// time, before MPI_Init and after MPI_Finalize, so nothing here uses the
+// runtime.
 //
 // Thread safety: creating and freeing objects is thread-safe; changing one
 // object from two threads at once is the program's race.
@@ -60,5 +61,28 @@ bool is_env_info(const Info* info);
 // which the standard defines as a level requested before the program
 // started, which shmpirun cannot do.
 InfoEntries environment_entries(int argc, char* const* argv);
+
+// ---- communicator hints (MPI_Comm_set_info / MPI_Comm_get_info)
+//
+// shmpi keeps the four assertions of MPI 4.0 section 7.4.4
+// (mpi_assert_no_any_tag, mpi_assert_no_any_source, mpi_assert_exact_length,
+// mpi_assert_allow_overtaking) with the values "true" or "false" (any case;
+// other values are ignored), and ignores every other key, as MPICH 4.0.2
+// does for keys it does not know. Comm::hints holds only the assertions
+// that were set; MPI_Comm_get_info reports all four, "false" by default.
+
+// Replaces or adds the hints of `info` that shmpi keeps.
+void merge_comm_hints(const Info& info,
+                      std::vector<std::pair<std::string, std::string>>* hints);
+// The entries MPI_Comm_get_info returns for a communicator's hints.
+InfoEntries comm_info_entries(
+    const std::vector<std::pair<std::string, std::string>>& hints);
+
+// For MPI_Comm_dup_with_info and MPI_Comm_idup_with_info: the hints the new
+// communicator gets from `info` (MPI_INFO_NULL gives none). Returns
+// MPI_SUCCESS, or the error class MPI_ERR_INFO for an invalid handle or
+// MPI_ERR_NO_MEM, for the caller to raise; *out is set only on success.
+int hints_from_info(MPI_Info info,
+                    std::vector<std::pair<std::string, std::string>>* out);
 
 }  // namespace shmpi::mpi

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The MPI_Info_* entry points.
+// The MPI_Info_* entry points and MPI_Comm_set_info / MPI_Comm_get_info.
 // The info calls may run before MPI_Init and after MPI_Finalize (MPI 4.0),
 // so they never call check_initialized(); their errors are not tied to a
 // communicator and go to fail(nullptr, ...).
@@ -330,3 +330,45 @@ extern "C" int PMPI_Info_free(MPI_Info* info) noexcept {
   });
 }
 SHMPI_PMPI_ALIAS(MPI_Info_free);
+
+// ---- communicator hints (the kept ones are listed in mpi/info.hpp)
+
+extern "C" int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) noexcept {
+  constexpr const char* kFunction = "MPI_Comm_set_info";
+  if (int rc = check_initialized(kFunction); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  Comm* c = nullptr;
+  if (int rc = check_comm(comm, &c, kFunction); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  Info* found = nullptr;
+  if (int rc = check_info(c, info, &found, kFunction); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  try {
+    merge_comm_hints(*found, &c->hints);
+  } catch (const std::bad_alloc&) {
+    return fail(c, MPI_ERR_NO_MEM, kFunction, "out of memory");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_set_info);
+
+extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) noexcept {
+  constexpr const char* kFunction = "MPI_Comm_get_info";
+  if (int rc = check_initialized(kFunction); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  Comm* c = nullptr;
+  if (int rc = check_comm(comm, &c, kFunction); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (info_used == nullptr) {
+    return fail(c, MPI_ERR_ARG, kFunction, "info_used is NULL");
+  }
+  return guarded(kFunction, [&]() -> int {
+    return new_info(comm_info_entries(c->hints), info_used, kFunction);
+  });
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_get_info);

@@ -46,12 +46,6 @@ extern "C" int PMPI_Comm_free(MPI_Comm* /*comm*/) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_free);
 
-extern "C" int PMPI_Comm_get_info(MPI_Comm /*comm*/,
-                                  MPI_Info* /*info_used*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_get_info");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_get_info);
-
 extern "C" int PMPI_Comm_get_name(MPI_Comm /*comm*/, char* /*comm_name*/,
                                   int* /*resultlen*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_get_name");
@@ -88,12 +82,6 @@ extern "C" int PMPI_Comm_remote_size(MPI_Comm /*comm*/,
   return shmpi_mpi_unsupported("MPI_Comm_remote_size");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_remote_size);
-
-extern "C" int PMPI_Comm_set_info(MPI_Comm /*comm*/,
-                                  MPI_Info /*info*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_set_info");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_set_info);
 
 extern "C" int PMPI_Comm_set_name(MPI_Comm /*comm*/,
                                   const char* /*comm_name*/) noexcept {

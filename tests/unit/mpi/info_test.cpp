@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Info objects (src/mpi/info.hpp) without the runtime: entry order and
-// MPI_INFO_ENV.
+// Info objects and communicator hints (src/mpi/info.hpp) without the
+// runtime: entry order, MPI_INFO_ENV, and the hints that
+// MPI_Comm_set_info and MPI_Comm_dup_with_info keep.
 #include "mpi/info.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,8 @@
 
 namespace shmpi::mpi {
 namespace {
+
+using Hints = std::vector<std::pair<std::string, std::string>>;
 
 TEST(Info, SetKeepsFirstSetOrderAndReplacesInPlace) {
   Info info;
@@ -77,6 +80,55 @@ TEST(Info, EnvironmentEntriesDescribeTheProcess) {
   Info alone;
   alone.entries = no_arguments;
   EXPECT_EQ(alone.find("argv"), nullptr);
+}
+
+TEST(CommHints, OnlyTheFourAssertionsAreKept) {
+  Info info;
+  info.set("foo", "bar");
+  info.set("mpi_assert_no_any_tag", "TRUE");
+  info.set("mpi_assert_exact_length", "maybe");  // not a boolean: ignored
+  info.set("mpi_assert_allow_overtaking", "false");
+  Hints hints;
+  merge_comm_hints(info, &hints);
+  EXPECT_EQ(hints, (Hints{{"mpi_assert_no_any_tag", "true"},
+                          {"mpi_assert_allow_overtaking", "false"}}));
+}
+
+TEST(CommHints, LaterSettingsReplaceEarlierOnes) {
+  Hints hints{{"mpi_assert_no_any_tag", "true"}};
+  Info info;
+  info.set("mpi_assert_no_any_source", "true");
+  info.set("mpi_assert_no_any_tag", "false");
+  merge_comm_hints(info, &hints);
+  EXPECT_EQ(hints, (Hints{{"mpi_assert_no_any_tag", "false"},
+                          {"mpi_assert_no_any_source", "true"}}));
+}
+
+TEST(CommHints, InfoReportsAllFourWithFalseByDefault) {
+  EXPECT_EQ(comm_info_entries({{"mpi_assert_exact_length", "true"}}),
+            (InfoEntries{{"mpi_assert_no_any_tag", "false"},
+                         {"mpi_assert_no_any_source", "false"},
+                         {"mpi_assert_exact_length", "true"},
+                         {"mpi_assert_allow_overtaking", "false"}}));
+}
+
+TEST(CommHints, FromInfoHandle) {
+  Hints hints{{"stale", "x"}};
+  EXPECT_EQ(hints_from_info(MPI_INFO_NULL, &hints), MPI_SUCCESS);
+  EXPECT_TRUE(hints.empty());
+
+  Info* info = create_info();
+  ASSERT_NE(info, nullptr);
+  info->set("mpi_assert_no_any_source", "true");
+  info->set("unknown", "1");
+  EXPECT_EQ(hints_from_info(to_handle(info), &hints), MPI_SUCCESS);
+  EXPECT_EQ(hints, (Hints{{"mpi_assert_no_any_source", "true"}}));
+
+  const MPI_Info freed = to_handle(info);
+  destroy_info(info);
+  EXPECT_EQ(hints_from_info(freed, &hints), MPI_ERR_INFO);
+  EXPECT_EQ(hints, (Hints{{"mpi_assert_no_any_source", "true"}}))
+      << "untouched on failure";
 }
 
 }  // namespace
