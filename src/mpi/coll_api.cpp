@@ -10,102 +10,36 @@
 #include <vector>
 
 #include "datatype/reduce_ops.hpp"
+#include "mpi/coll_common.hpp"
+#include "mpi/comm.hpp"
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/p2p_common.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
+using namespace shmpi::mpi::coll;
 
 namespace {
-
-constexpr int kBcastTag = 1;
-constexpr int kReduceTag = 2;
-
-void coll_send(Comm* comm, int dest, int tag, const void* data,
-               std::size_t bytes) {
-  p2p::Request request;
-  request.kind = p2p::RequestKind::kSend;
-  request.layout = datatype::Layout{
-      static_cast<std::byte*>(const_cast<void*>(data)), bytes, nullptr};
-  request.peer = dest;
-  request.tag = tag;
-  request.my_rank = comm->rank;
-  request.context_id = comm->coll_context_id;
-  request.peer_slot = comm->slots[static_cast<std::size_t>(dest)];
-  request.comm = comm;
-  state().engine->start_send(request);
-  state().engine->wait(request);
-}
-
-void coll_recv(Comm* comm, int source, int tag, void* data, std::size_t bytes) {
-  p2p::Request request;
-  request.kind = p2p::RequestKind::kRecv;
-  request.layout =
-      datatype::Layout{static_cast<std::byte*>(data), bytes, nullptr};
-  request.peer = source;
-  request.tag = tag;
-  request.context_id = comm->coll_recv_context_id;
-  request.comm = comm;
-  state().engine->start_recv(request);
-  state().engine->wait(request);
-}
-
-void bcast_tree(Comm* comm, void* data, std::size_t bytes, int root) {
-  const int size = comm->size;
-  const int relative = (comm->rank - root + size) % size;
-  int mask = 1;
-  while (mask < size) {
-    if ((relative & mask) != 0) {
-      coll_recv(comm, (relative - mask + root) % size, kBcastTag, data, bytes);
-      break;
-    }
-    mask <<= 1;
-  }
-  mask >>= 1;
-  while (mask > 0) {
-    if (relative + mask < size) {
-      coll_send(comm, (relative + mask + root) % size, kBcastTag, data, bytes);
-    }
-    mask >>= 1;
-  }
-}
-
-// Reduces into `accumulator` (holding this rank's contribution) up a
-// binomial tree; on return the root's accumulator holds the result.
-void reduce_tree(Comm* comm, void* accumulator, std::size_t count,
-                 const datatype::BasicType& type, datatype::OpKind op,
-                 int root) {
-  const int size = comm->size;
-  const int relative = (comm->rank - root + size) % size;
-  const std::size_t bytes = count * static_cast<std::size_t>(type.extent);
-  std::vector<std::byte> incoming(bytes);
-  int mask = 1;
-  while (mask < size) {
-    if ((relative & mask) != 0) {
-      coll_send(comm, (relative - mask + root) % size, kReduceTag, accumulator,
-                bytes);
-      return;
-    }
-    if (relative + mask < size) {
-      coll_recv(comm, (relative + mask + root) % size, kReduceTag,
-                incoming.data(), bytes);
-      // Children hold higher ranks: accumulator = accumulator op child, in
-      // rank order, the same on every run.
-      std::vector<std::byte> mine(static_cast<std::byte*>(accumulator),
-                                  static_cast<std::byte*>(accumulator) + bytes);
-      datatype::reduce(op, type, mine.data(), incoming.data(), count);
-      std::memcpy(accumulator, incoming.data(), bytes);
-    }
-    mask <<= 1;
-  }
-}
 
 int check_coll(MPI_Comm comm, const char* function, Comm** out) {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
   }
   return check_comm(comm, out, function);
+}
+
+// Intracommunicator: a rank. Intercommunicator: MPI_ROOT, MPI_PROC_NULL
+// or a rank of the remote group.
+int check_root(Comm* c, int root, const char* function) {
+  const bool valid = c->is_inter ? (root == MPI_ROOT || root == MPI_PROC_NULL ||
+                                    (root >= 0 && root < c->remote_size))
+                                 : (root >= 0 && root < c->size);
+  if (!valid) {
+    return fail(c, MPI_ERR_ROOT, function, "invalid root %d (%s size %d)", root,
+                c->is_inter ? "remote group" : "communicator", c->peer_count());
+  }
+  return MPI_SUCCESS;
 }
 
 int check_reduce_args(Comm* c, const void* sendbuf, void* recvbuf, int count,
@@ -149,6 +83,18 @@ extern "C" int PMPI_Barrier(MPI_Comm comm) noexcept {
   }
   if (c == &state().world) {
     state().runtime->world_barrier();
+  } else if (c->is_inter) {
+    // Everyone local has arrived, the leaders swap, the leader releases
+    // its group: nobody leaves before both groups have entered.
+    block_barrier(*c->local_comm);
+    if (c->rank == 0) {
+      char token = 0;
+      char other = 0;
+      coll_sendrecv(c, 0, kBarrierTag, &token, 1, &other, 1);
+    }
+    block_barrier(*c->local_comm);
+  } else {
+    block_barrier(*c);
   }
   return MPI_SUCCESS;
 }
@@ -170,14 +116,24 @@ extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype,
   if (int rc = check_buffer(c, buffer, count, "MPI_Bcast"); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (root < 0 || root >= c->size) {
-    return fail(c, MPI_ERR_ROOT, "MPI_Bcast",
-                "invalid root %d (communicator size %d)", root, c->size);
+  if (int rc = check_root(c, root, "MPI_Bcast"); rc != MPI_SUCCESS) {
+    return rc;
   }
-  bcast_tree(
-      c, buffer,
-      static_cast<std::size_t>(count) * static_cast<std::size_t>(type->extent),
-      root);
+  const std::size_t bytes =
+      static_cast<std::size_t>(count) * static_cast<std::size_t>(type->extent);
+  if (c->is_inter) {
+    // The root sends to the remote group's rank 0, which broadcasts there.
+    if (root == MPI_ROOT) {
+      coll_send(c, 0, kBcastTag, buffer, bytes);
+    } else if (root != MPI_PROC_NULL) {
+      if (c->rank == 0) {
+        coll_recv(c, root, kBcastTag, buffer, bytes);
+      }
+      bcast_tree(c->local_comm, buffer, bytes, 0);
+    }
+    return MPI_SUCCESS;
+  }
+  bcast_tree(c, buffer, bytes, root);
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Bcast);
@@ -191,14 +147,32 @@ extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count,
   }
   const datatype::BasicType* type = nullptr;
   datatype::OpKind kind{};
-  if (root < 0 || root >= c->size) {
-    return fail(c, MPI_ERR_ROOT, "MPI_Reduce",
-                "invalid root %d (communicator size %d)", root, c->size);
+  if (int rc = check_root(c, root, "MPI_Reduce"); rc != MPI_SUCCESS) {
+    return rc;
   }
+  const bool receives = c->is_inter ? root == MPI_ROOT : c->rank == root;
   if (int rc = check_reduce_args(c, sendbuf, recvbuf, count, datatype, op,
-                                 c->rank == root, &type, &kind, "MPI_Reduce");
+                                 receives, &type, &kind, "MPI_Reduce");
       rc != MPI_SUCCESS) {
     return rc;
+  }
+  if (c->is_inter) {
+    const std::size_t bytes = static_cast<std::size_t>(count) *
+                              static_cast<std::size_t>(type->extent);
+    if (root == MPI_ROOT) {
+      coll_recv(c, 0, kReduceTag, recvbuf, bytes);
+    } else if (root != MPI_PROC_NULL) {
+      std::vector<std::byte> accumulator(bytes);
+      if (bytes != 0) {
+        std::memcpy(accumulator.data(), sendbuf, bytes);
+      }
+      reduce_tree(c->local_comm, accumulator.data(),
+                  static_cast<std::size_t>(count), *type, kind, 0);
+      if (c->rank == 0) {
+        coll_send(c, root, kReduceTag, accumulator.data(), bytes);
+      }
+    }
+    return MPI_SUCCESS;
   }
   if (sendbuf == MPI_IN_PLACE && c->rank != root) {
     return fail(c, MPI_ERR_BUFFER, "MPI_Reduce",
@@ -236,6 +210,26 @@ extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
   }
   const std::size_t bytes =
       static_cast<std::size_t>(count) * static_cast<std::size_t>(type->extent);
+  if (c->is_inter) {
+    if (sendbuf == MPI_IN_PLACE) {
+      return fail(c, MPI_ERR_BUFFER, "MPI_Allreduce",
+                  "MPI_IN_PLACE is not valid on an intercommunicator");
+    }
+    // Each group reduces to its leader; the leaders swap; each group gets
+    // the other group's result.
+    std::vector<std::byte> accumulator(bytes);
+    if (bytes != 0) {
+      std::memcpy(accumulator.data(), sendbuf, bytes);
+    }
+    reduce_tree(c->local_comm, accumulator.data(),
+                static_cast<std::size_t>(count), *type, kind, 0);
+    if (c->rank == 0) {
+      coll_sendrecv(c, 0, kReduceTag, accumulator.data(), bytes, recvbuf,
+                    bytes);
+    }
+    bcast_tree(c->local_comm, recvbuf, bytes, 0);
+    return MPI_SUCCESS;
+  }
   if (sendbuf != MPI_IN_PLACE && bytes != 0) {
     std::memcpy(recvbuf, sendbuf, bytes);
   }
@@ -245,3 +239,77 @@ extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Allreduce);
+
+extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void* recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm) noexcept {
+  constexpr const char* kFn = "MPI_Allgather";
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, kFn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const datatype::BasicType* rtype = nullptr;
+  if (int rc = check_count(c, recvcount, kFn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_type(c, recvtype, &rtype, kFn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const std::size_t block = static_cast<std::size_t>(recvcount) *
+                            static_cast<std::size_t>(rtype->extent);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (in_place && c->is_inter) {
+    return fail(c, MPI_ERR_BUFFER, kFn,
+                "MPI_IN_PLACE is not valid on an intercommunicator");
+  }
+  std::size_t send_bytes = block;
+  if (!in_place) {
+    const datatype::BasicType* stype = nullptr;
+    if (int rc = check_count(c, sendcount, kFn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (int rc = check_type(c, sendtype, &stype, kFn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (int rc = check_buffer(c, sendbuf, sendcount, kFn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    send_bytes = static_cast<std::size_t>(sendcount) *
+                 static_cast<std::size_t>(stype->extent);
+  }
+  if (int rc = check_buffer(c, recvbuf, recvcount, kFn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    // Each group sends its own block size, which is what the other group
+    // receives per process.
+    Comm* local = c->local_comm;
+    std::vector<std::byte> mine(send_bytes * static_cast<std::size_t>(c->size));
+    gather_linear(local, sendbuf, mine.data(), send_bytes, 0);
+    const std::size_t remote_bytes =
+        block * static_cast<std::size_t>(c->remote_size);
+    if (c->rank == 0) {
+      coll_sendrecv(c, 0, kGatherTag, mine.data(), mine.size(), recvbuf,
+                    remote_bytes);
+    }
+    bcast_tree(local, recvbuf, remote_bytes, 0);
+    return MPI_SUCCESS;
+  }
+  if (send_bytes != block) {
+    return fail(c, MPI_ERR_TRUNCATE, kFn,
+                "%zu bytes sent per process but %zu expected", send_bytes,
+                block);
+  }
+  auto* out = static_cast<std::byte*>(recvbuf);
+  const void* my_block =
+      in_place ? out + static_cast<std::size_t>(c->rank) * block : sendbuf;
+  std::vector<std::byte> all(block * static_cast<std::size_t>(c->size));
+  gather_linear(c, my_block, all.data(), block, 0);
+  if (c->rank == 0 && !all.empty()) {
+    std::memcpy(out, all.data(), all.size());
+  }
+  bcast_tree(c, out, all.size(), 0);
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Allgather);

@@ -1,13 +1,159 @@
 // SPDX-License-Identifier: MIT
-// Communicator objects: the predefined ones, creation and destruction of the
-// others, and the process's context-ID mask.
+// Communicator objects: the predefined ones, creation through agreement
+// rounds on the parent's scratch block, and destruction.
 #pragma once
 
+#include <atomic>
+#include <deque>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "contextid/arbiter.hpp"
 #include "mpi/core.hpp"
+#include "scratch/block_pool.hpp"
 
 namespace shmpi::mpi {
 
+namespace detail {
+
+// A context ID that every member already agreed on, with the generation
+// that names its communicator's block: MPI_Comm_dup takes the next one
+// without any communication. Agreement rounds hand them out in batches.
+struct Reserved {
+  contextid::ContextId id;
+  std::uint64_t generation;
+};
+
+struct CommShared {
+  // The communicator's block, attached at its first round (attach_block).
+  scratch::CommBlock* block = nullptr;
+  std::uint64_t key = 0;     // its directory key (0: not in the directory)
+  std::uint64_t round = 0;   // the last round this process published
+  std::uint32_t leader = 0;  // local rank of the member with the lowest slot
+  std::uint64_t generation = 0;   // the leader's number for this communicator
+  std::vector<Reserved> reserve;  // agreed IDs from reserve_head on
+  std::size_t reserve_head = 0;
+  // Nonblocking creations (MPI_Comm_idup) still running on this parent:
+  // blocking ones wait for them, so every member sees the same order.
+  std::atomic<std::uint32_t> pending{0};
+  std::uint64_t next_ticket = 0;          // idups started on this parent
+  std::atomic<std::uint64_t> serving{0};  // the idup allowed to run
+};
+
+}  // namespace detail
+
 // Fills MPI_COMM_WORLD and MPI_COMM_SELF (MPI_Init).
 void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world);
+
+contextid::Arbiter& arbiter();
+scratch::BlockPool& block_pool();
+
+// What one split-style round decided for this process.
+struct SplitResult {
+  bool joined = false;
+  std::vector<int> members;  // parent ranks of the new group, in rank order
+  contextid::ContextId id = 0;
+  std::uint64_t generation = 0;  // of the group's lowest-slot member
+  Comm* created = nullptr;       // create_group_round: the new communicator
+  std::vector<int> colors;       // every parent member's color and key
+  std::vector<int> keys;
+};
+
+// One agreement round on `parent` (an intracommunicator with a block):
+// every member gives a color (MPI_UNDEFINED: does not join) and a key; the
+// members agree on one context ID for all the resulting groups and each
+// group gets its lowest-slot member's block. Returns an MPI error class
+// (raised by the caller) or MPI_SUCCESS; on error `*why` explains.
+int split_round(Comm& parent, int color, int key, std::uint32_t tag,
+                SplitResult* out, const char** why);
+
+// A new intracommunicator object for `result` (error handler, name etc.
+// are the caller's to set); nullptr when handles run out.
+Comm* make_intracomm(const Comm& parent, const SplitResult& result);
+
+// Local teardown: releases the context ID, the block and the reserve.
+void destroy_comm(Comm* comm);
+
+// MPI_Comm_dup's core for intracommunicators (no attributes copied).
+int dup_intracomm(Comm& parent, Comm** out, const char** why);
+
+// The round that refills a parent's reserve of agreed IDs, in two halves so
+// that MPI_Comm_idup can run it from the progress engine.
+class DupRound {
+ public:
+  enum class Outcome { kDone, kRetry, kNoId, kNoMemory };
+  explicit DupRound(Comm& parent);
+  ~DupRound();
+  DupRound(const DupRound&) = delete;
+  DupRound& operator=(const DupRound&) = delete;
+  void start();    // publishes this member's slot
+  bool arrived();  // every member has published
+  Outcome finish(const char** why);
+
+ private:
+  Comm& parent_;
+  contextid::Arbiter::Key key_;
+  bool leader_;
+  int next_member_ = 0;
+};
+int outcome_class(DupRound::Outcome outcome);
+// Takes the parent's next reserved ID (the reserve must not be empty).
+Comm* dup_from_reserve(Comm& parent);
+bool reserve_empty(const Comm& parent);
+// Finds (or, on its lowest member, makes) a communicator's block. With
+// `wait` false returns MPI_ERR_PENDING instead of waiting for the lowest
+// member to make it.
+int attach_block(Comm& comm, bool wait, const char** why);
+// MPI_Intercomm_merge's local half: every member of `local` offers its mask
+// (kept owned until settle_merge), a generation number and `high`; the result
+// is the AND of the group's masks and what the leaders exchange.
+struct GroupOffer {
+  std::uint32_t mask[contextid::kMaskWords];
+  std::uint32_t all_real;     // every member offered its real mask
+  std::uint32_t no_free;      // some member has no free ID at all
+  std::int32_t high;          // the group's high argument
+  std::uint32_t lowest_slot;  // segment slot of the group's lowest member
+  std::uint64_t generation;   // that member's number for the merged block
+};
+int merge_offer_round(Comm& local, int high, std::uint32_t tag,
+                      GroupOffer* out);
+// Ends the allocation merge_offer_round began: commit `id` (0 with
+// `ok` false: abandon, or with `retry` try again).
+void settle_merge(Comm& local, std::uint32_t tag, bool ok, bool retry,
+                  contextid::ContextId id);
+// A new intracommunicator over explicit members (merge).
+Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
+                     const std::vector<std::int32_t>& lpids, int rank,
+                     contextid::ContextId id, std::uint64_t generation);
+
+// MPI_Comm_create_group's agreement among the members of `lpids` only (in
+// group order; the caller is one of them), on a rendezvous block found in
+// the scratch directory. On success out->created is the new communicator.
+int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
+                       int tag, SplitResult* out, const char** why);
+
+// A barrier over an intracommunicator's members: one empty round.
+void block_barrier(Comm& comm);
+// The communicator operations of comm_api.cpp, by kind of parent. A null
+// *out with MPI_SUCCESS means MPI_COMM_NULL.
+int split_intracomm(Comm& parent, int color, int key, Comm** out,
+                    const char** why);
+int dup_intercomm(Comm& parent, Comm** out, const char** why);
+int split_intercomm(Comm& parent, int color, int key, Comm** out,
+                    const char** why);
+// MPI_Comm_idup and MPI_Comm_idup_with_info (hints: nullptr keeps the
+// parent's).
+using Hints = std::vector<std::pair<std::string, std::string>>;
+int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
+                MPI_Request* request, const char* function);
+
+// Attribute caching (keyval.cpp) as seen by communicator creation and
+// destruction: copy callbacks on dup, delete callbacks on free.
+int copy_attributes_hook(Comm& oldcomm, Comm& newcomm) noexcept;
+int delete_attributes_hook(Comm& comm) noexcept;
+
+// Waits until no nonblocking creation is running on `comm`.
+void wait_pending(Comm& comm);
 
 }  // namespace shmpi::mpi

@@ -1,8 +1,218 @@
 // SPDX-License-Identifier: MIT
+// Communicator creation on the parent's scratch block. One round decides
+// everything: each member publishes its color and key, its context-ID mask
+// (or zeros while another thread's allocation holds the mask, or all ones
+// when it does not join) and a generation number; every member then reads
+// every slot and computes the same answer: groups, context ID, and each new
+// communicator's directory key (its lowest member's slot and generation).
+// The new communicator's own block is made only when it first needs one.
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <new>
+
 #include "contextid/context_id.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/lpid_glue.hpp"
+#include "scratch/directory.hpp"
+#include "segment/layout.hpp"
+#include "segment/wake_word.hpp"
 
 namespace shmpi::mpi {
+
+using contextid::ContextId;
+using scratch::CommBlock;
+using scratch::MemberSlot;
+namespace slot_flags = scratch::slot_flags;
+
+namespace {
+
+// Where MPI_COMM_WORLD's block sits: a fixed place in the scratch area, so
+// that no rank has to tell the others at start-up.
+constexpr std::size_t kWorldBlockInScratch = segment::kScratchFixedBytes;
+// Dup batches: IDs agreed per round while IDs are plentiful.
+constexpr unsigned kDupBatch = 32;
+constexpr unsigned kBatchWhileFree = 512;
+
+// This process's generation numbers: unique for ever, so (slot, context
+// ID, generation) never names two communicators.
+std::uint64_t take_generations(std::uint64_t count) {
+  static std::atomic<std::uint64_t> next{1};
+  // Relaxed: only uniqueness matters.
+  return next.fetch_add(count, std::memory_order_relaxed);
+}
+
+scratch::Directory& directory() {
+  static scratch::Directory instance(state().runtime->segment());
+  return instance;
+}
+
+std::uint64_t comm_key(std::uint32_t leader_slot, ContextId id,
+                       std::uint64_t generation) {
+  const std::uint64_t words[3] = {leader_slot, contextid::without_suffix(id),
+                                  generation};
+  return scratch::digest(words, 3);
+}
+
+MemberSlot& next_slot(Comm& c) {
+  return c.shared->block->slot(static_cast<std::uint32_t>(c.rank),
+                               c.shared->round + 1);
+}
+
+void publish(Comm& c, MemberSlot& slot) {
+  const std::uint64_t round = ++c.shared->round;
+  // Release: the slot's contents before its round number.
+  slot.round.store(round, std::memory_order_release);
+  p2p::Engine& engine = *state().engine;
+  for (int m = 0; m < c.size; ++m) {
+    if (m != c.rank) {
+      segment::wake_if_sleeping(
+          engine.control(c.slots[static_cast<std::size_t>(m)]));
+    }
+  }
+}
+
+bool round_arrived(Comm& c, int* next) {
+  CommBlock* block = c.shared->block;
+  const std::uint64_t round = c.shared->round;
+  // Acquire: pairs with the member's release in publish().
+  while (*next < c.size &&
+         block->slot(static_cast<std::uint32_t>(*next), round)
+                 .round.load(std::memory_order_acquire) >= round) {
+    ++*next;
+  }
+  return *next == c.size;
+}
+
+void wait_round(Comm& c) {
+  int next = 0;
+  state().engine->wait_until([&] { return round_arrived(c, &next); });
+}
+
+std::uint32_t lowest_slot_rank(const std::vector<std::uint32_t>& slots,
+                               const std::vector<int>& members) {
+  std::uint32_t best = 0;
+  for (std::size_t i = 1; i < members.size(); ++i) {
+    if (slots[static_cast<std::size_t>(members[i])] <
+        slots[static_cast<std::size_t>(members[best])]) {
+      best = static_cast<std::uint32_t>(i);
+    }
+  }
+  return best;
+}
+
+detail::CommShared* new_shared(std::uint32_t leader, std::uint64_t generation) {
+  auto* shared = new (std::nothrow) detail::CommShared();
+  if (shared != nullptr) {
+    shared->leader = leader;
+    shared->generation = generation;
+  }
+  return shared;
+}
+
+contextid::Arbiter::Key arbiter_key(const Comm& parent, std::uint32_t tag) {
+  return std::uint64_t{parent.recv_context_id} << 32 | tag;
+}
+
+// Why a round found no common ID, from what every member published.
+const char* no_id_reason(Comm& c) {
+  for (int m = 0; m < c.size; ++m) {
+    const MemberSlot& s =
+        c.shared->block->slot(static_cast<std::uint32_t>(m), c.shared->round);
+    if ((s.flags & slot_flags::kJoins) != 0 && s.free_ids == 0) {
+      return "too many communicators: a member process has no free context "
+             "ID left (2045 in use); free some communicators";
+    }
+  }
+  return "no context ID is free on every member process (the free IDs of "
+         "the members are disjoint); free communicators shared by these "
+         "processes";
+}
+
+}  // namespace
+
+contextid::Arbiter& arbiter() {
+  static contextid::Arbiter instance;
+  return instance;
+}
+
+scratch::BlockPool& block_pool() {
+  static scratch::BlockPool pool(state().runtime->segment());
+  return pool;
+}
+
+int attach_block(Comm& c, bool wait, const char** why) {
+  detail::CommShared& shared = *c.shared;
+  if (shared.block != nullptr) {
+    return MPI_SUCCESS;
+  }
+  const std::uint32_t leader_slot = c.slots[shared.leader];
+  const std::uint64_t key =
+      comm_key(leader_slot, c.recv_context_id, shared.generation);
+  CommBlock* block = nullptr;
+  if (c.rank == static_cast<int>(shared.leader)) {
+    block = block_pool().acquire(static_cast<std::uint32_t>(c.size),
+                                 static_cast<std::uint32_t>(c.size));
+    if (block == nullptr) {
+      *why = "the shared heap has no room for another communicator block";
+      return MPI_ERR_NO_MEM;
+    }
+    block->header.key = key;
+    if (!directory().insert(key, block_pool().offset_of(block))) {
+      block->header.references.store(1, std::memory_order_relaxed);
+      block_pool().release(block);
+      *why =
+          "the scratch directory is full (too many communicators with "
+          "collective activity in the job)";
+      return MPI_ERR_NO_MEM;
+    }
+  } else {
+    std::uint64_t offset = directory().find(key);
+    if (offset == 0 && !wait) {
+      return MPI_ERR_PENDING;
+    }
+    if (offset == 0) {
+      state().engine->wait_until([&] {
+        offset = directory().find(key);
+        return offset != 0;
+      });
+    }
+    block = block_pool().at(offset);
+  }
+  shared.block = block;
+  shared.key = key;
+  // Relaxed: the offset came through the directory (acquire), after the
+  // pop that handed the block out saw its last user's store.
+  shared.round = block->header.base_round.load(std::memory_order_relaxed);
+  return MPI_SUCCESS;
+}
+
+namespace {
+
+// Drops this member's hold on a communicator's block; the last member
+// removes the directory entry and recycles the block.
+void detach_block(detail::CommShared& shared) {
+  CommBlock* block = shared.block;
+  if (block == nullptr || shared.key == 0) {
+    return;  // never attached, or the world's fixed block
+  }
+  // Relaxed: ordered before the reference drop (acq_rel) below.
+  block->header.base_round.store(shared.round, std::memory_order_relaxed);
+  if (block_pool().drop(block)) {
+    directory().remove(shared.key);
+    block_pool().recycle(block);
+  }
+  shared.block = nullptr;
+}
+
+// The world block and MPI_COMM_SELF are attached before use, by init.
+int attach_or_fail(Comm& c, const char** why) {
+  return attach_block(c, true, why);
+}
+
+}  // namespace
 
 void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   using contextid::collective;
@@ -21,6 +231,15 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   w.predefined = true;
   w.name = "MPI_COMM_WORLD";
   w.handle = MPI_COMM_WORLD;
+  const segment::Segment& segment = s.runtime->segment();
+  static_assert(kWorldBlockInScratch >=
+                scratch::kPoolHeadsInScratch + sizeof(scratch::PoolHeads));
+  // The segment starts zeroed, so every round word is 0; the block is never
+  // freed (key 0: not in the directory).
+  w.shared = new detail::CommShared();
+  w.shared->block = segment.at<CommBlock>(segment.layout().scratch_offset +
+                                          kWorldBlockInScratch);
+  w.shared->leader = 0;
 
   Comm& self = s.self;
   self.context_id = self.recv_context_id = from_mask_index(1);  // mask bit 1
@@ -33,8 +252,489 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   self.predefined = true;
   self.name = "MPI_COMM_SELF";
   self.handle = MPI_COMM_SELF;
+  self.shared = new detail::CommShared();
+  self.shared->generation = take_generations(1);
   // Mask bit 2 stays reserved, as the seeds reserve it for the third
   // predefined communicator (MPICH's internal ICOMM_WORLD).
+  arbiter().set_thread_safe(s.thread_multiple);
+}
+
+int split_round(Comm& parent, int color, int key, std::uint32_t tag,
+                SplitResult* out, const char** why) {
+  wait_pending(parent);
+  if (int rc = attach_or_fail(parent, why); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const bool joins = color != MPI_UNDEFINED;
+  const contextid::Arbiter::Key akey = arbiter_key(parent, tag);
+  contextid::Arbiter& ids = arbiter();
+  // The generation this member would give a group it ends up leading.
+  const std::uint64_t generation = joins ? take_generations(1) : 0;
+  for (;;) {
+    MemberSlot& mine = next_slot(parent);
+    mine.color = joins ? color : -1;
+    mine.key = key;
+    mine.flags = slot_flags::kRealMask | (joins ? slot_flags::kJoins : 0u);
+    mine.want_ids = 1;
+    mine.free_ids = joins ? ids.free_count() : contextid::kMaskBits;
+    mine.value[0] = generation;
+    if (joins) {
+      if (!ids.offer(akey, std::span<std::uint32_t, contextid::kMaskWords>(
+                               mine.mask, contextid::kMaskWords))) {
+        mine.flags &= ~slot_flags::kRealMask;
+      }
+    } else {
+      std::fill(std::begin(mine.mask), std::end(mine.mask), 0xffffffffu);
+    }
+    publish(parent, mine);
+    wait_round(parent);
+
+    const std::uint64_t round = parent.shared->round;
+    CommBlock* block = parent.shared->block;
+    auto slot_of = [&](int m) -> MemberSlot& {
+      return block->slot(static_cast<std::uint32_t>(m), round);
+    };
+    bool all_real = true;
+    bool any_joins = false;
+    std::vector<const std::uint32_t*> masks;
+    masks.reserve(static_cast<std::size_t>(parent.size));
+    for (int m = 0; m < parent.size; ++m) {
+      const MemberSlot& s = slot_of(m);
+      all_real = all_real && (s.flags & slot_flags::kRealMask) != 0;
+      any_joins = any_joins || (s.flags & slot_flags::kJoins) != 0;
+      masks.push_back(s.mask);
+    }
+    if (!any_joins) {
+      // Nobody joins: no ID, but callers still see every color (all
+      // MPI_UNDEFINED), e.g. an intercommunicator split's leader.
+      *out = SplitResult{};
+      out->colors.assign(static_cast<std::size_t>(parent.size), MPI_UNDEFINED);
+      out->keys.assign(static_cast<std::size_t>(parent.size), 0);
+      for (int m = 0; m < parent.size; ++m) {
+        out->keys[static_cast<std::size_t>(m)] = slot_of(m).key;
+      }
+      return MPI_SUCCESS;
+    }
+    if (!all_real) {
+      // Another allocation on some member holds its mask: try again.
+      if (joins) {
+        ids.retry(akey);
+      }
+      ::sched_yield();
+      continue;
+    }
+    std::vector<ContextId> agreed = contextid::agree(masks, 1);
+    if (agreed.empty()) {
+      if (joins) {
+        ids.abandon(akey);
+      }
+      *why = no_id_reason(parent);
+      return MPI_ERR_OTHER;
+    }
+    if (joins) {
+      ids.commit(akey, agreed);
+    }
+    SplitResult result;
+    result.joined = joins;
+    result.id = agreed[0];
+    result.colors.resize(static_cast<std::size_t>(parent.size));
+    result.keys.resize(static_cast<std::size_t>(parent.size));
+    for (int m = 0; m < parent.size; ++m) {
+      result.colors[static_cast<std::size_t>(m)] =
+          slot_of(m).color < 0 ? MPI_UNDEFINED : slot_of(m).color;
+      result.keys[static_cast<std::size_t>(m)] = slot_of(m).key;
+    }
+    if (joins) {
+      // My group in (key, parent rank) order; its lowest-slot member's
+      // generation names its block.
+      for (int m = 0; m < parent.size; ++m) {
+        if (slot_of(m).color == color) {
+          result.members.push_back(m);
+        }
+      }
+      std::stable_sort(
+          result.members.begin(), result.members.end(),
+          [&](int a, int b) { return slot_of(a).key < slot_of(b).key; });
+      const int leader =
+          result.members[lowest_slot_rank(parent.slots, result.members)];
+      result.generation = slot_of(leader).value[0];
+    }
+    *out = std::move(result);
+    return MPI_SUCCESS;
+  }
+}
+
+Comm* make_intracomm(const Comm& parent, const SplitResult& result) {
+  Comm* c = state().comms.create();
+  if (c == nullptr) {
+    return nullptr;
+  }
+  c->context_id = c->recv_context_id = result.id;
+  c->coll_context_id = c->coll_recv_context_id =
+      contextid::collective(result.id);
+  c->size = c->remote_size = static_cast<int>(result.members.size());
+  c->slots.resize(result.members.size());
+  c->lpids.resize(result.members.size());
+  for (std::size_t i = 0; i < result.members.size(); ++i) {
+    const auto p = static_cast<std::size_t>(result.members[i]);
+    c->slots[i] = parent.slots[p];
+    c->lpids[i] = parent.lpids[p];
+    if (result.members[i] == parent.rank) {
+      c->rank = static_cast<int>(i);
+    }
+  }
+  c->shared = new_shared(lowest_slot_rank(parent.slots, result.members),
+                         result.generation);
+  if (c->shared == nullptr) {
+    state().comms.destroy(c);
+    return nullptr;
+  }
+  c->errhandler = parent.errhandler;
+  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
+  return c;
+}
+
+Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
+                     const std::vector<std::int32_t>& lpids, int rank,
+                     ContextId id, std::uint64_t generation) {
+  Comm* c = state().comms.create();
+  if (c == nullptr) {
+    return nullptr;
+  }
+  c->context_id = c->recv_context_id = id;
+  c->coll_context_id = c->coll_recv_context_id = contextid::collective(id);
+  c->size = c->remote_size = static_cast<int>(slots.size());
+  c->rank = rank;
+  c->slots = slots;
+  c->lpids = lpids;
+  std::vector<int> all(slots.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    all[i] = static_cast<int>(i);
+  }
+  c->shared = new_shared(lowest_slot_rank(slots, all), generation);
+  if (c->shared == nullptr) {
+    state().comms.destroy(c);
+    return nullptr;
+  }
+  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
+  return c;
+}
+
+int merge_offer_round(Comm& local, int high, std::uint32_t tag,
+                      GroupOffer* out) {
+  wait_pending(local);
+  const char* why = "";
+  if (int rc = attach_or_fail(local, &why); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const contextid::Arbiter::Key akey = arbiter_key(local, tag);
+  contextid::Arbiter& ids = arbiter();
+  MemberSlot& mine = next_slot(local);
+  mine.flags = slot_flags::kJoins;
+  mine.free_ids = ids.free_count();
+  if (ids.offer(akey, std::span<std::uint32_t, contextid::kMaskWords>(
+                          mine.mask, contextid::kMaskWords))) {
+    mine.flags |= slot_flags::kRealMask;
+  }
+  mine.value[0] = take_generations(1);
+  mine.color = high;
+  publish(local, mine);
+  wait_round(local);
+  const std::uint64_t round = local.shared->round;
+  std::fill(std::begin(out->mask), std::end(out->mask), 0xffffffffu);
+  out->all_real = 1;
+  out->no_free = 0;
+  out->high = 0;
+  int lowest = 0;
+  for (int m = 0; m < local.size; ++m) {
+    const MemberSlot& s =
+        local.shared->block->slot(static_cast<std::uint32_t>(m), round);
+    for (unsigned w = 0; w < contextid::kMaskWords; ++w) {
+      out->mask[w] &= s.mask[w];
+    }
+    out->all_real &= (s.flags & slot_flags::kRealMask) != 0 ? 1u : 0u;
+    out->no_free |= s.free_ids == 0 ? 1u : 0u;
+    out->high |= s.color != 0 ? 1 : 0;
+    if (local.slots[static_cast<std::size_t>(m)] <
+        local.slots[static_cast<std::size_t>(lowest)]) {
+      lowest = m;
+    }
+  }
+  out->lowest_slot = local.slots[static_cast<std::size_t>(lowest)];
+  out->generation =
+      local.shared->block->slot(static_cast<std::uint32_t>(lowest), round)
+          .value[0];
+  return MPI_SUCCESS;
+}
+
+void settle_merge(Comm& local, std::uint32_t tag, bool ok, bool retry,
+                  ContextId id) {
+  const contextid::Arbiter::Key akey = arbiter_key(local, tag);
+  if (ok) {
+    const ContextId one[1] = {id};
+    arbiter().commit(akey, one);
+  } else if (retry) {
+    arbiter().retry(akey);
+  } else {
+    arbiter().abandon(akey);
+  }
+}
+
+int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
+                       int tag, SplitResult* out, const char** why) {
+  static scratch::Directory directory(state().runtime->segment());
+  static std::map<std::uint64_t, std::uint64_t> generations;
+  static std::mutex generations_mutex;
+  const std::vector<std::uint32_t> slots = slots_of_lpids(lpids);
+  const std::int32_t me = parent.lpids[static_cast<std::size_t>(parent.rank)];
+  const auto index = static_cast<int>(
+      std::find(lpids.begin(), lpids.end(), me) - lpids.begin());
+  std::vector<int> all(lpids.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    all[i] = static_cast<int>(i);
+  }
+  const std::uint32_t leader = lowest_slot_rank(slots, all);
+  // The key: who, on which parent, with which tag, and how many times
+  // before (the same count on every member).
+  std::vector<std::uint64_t> words = {slots[leader], parent.recv_context_id,
+                                      static_cast<std::uint64_t>(tag),
+                                      slots.size()};
+  words.insert(words.end(), slots.begin(), slots.end());
+  const std::uint64_t base = scratch::digest(words.data(), words.size());
+  std::uint64_t generation;
+  {
+    std::lock_guard<std::mutex> guard(generations_mutex);
+    generation = generations[base]++;
+  }
+  const std::uint64_t pair[2] = {base, generation};
+  const std::uint64_t key = scratch::digest(pair, 2);
+  CommBlock* block = nullptr;
+  if (index == static_cast<int>(leader)) {
+    block = block_pool().acquire(static_cast<std::uint32_t>(lpids.size()),
+                                 static_cast<std::uint32_t>(lpids.size()));
+    if (block == nullptr) {
+      *why = "the shared heap has no room for another communicator block";
+      return MPI_ERR_NO_MEM;
+    }
+    block->header.key = key;
+    if (!directory.insert(key, block_pool().offset_of(block))) {
+      *why = "too many MPI_Comm_create_group calls in flight at once";
+      return MPI_ERR_NO_MEM;
+    }
+  } else {
+    std::uint64_t offset = 0;
+    state().engine->wait_until([&] {
+      offset = directory.find(key);
+      return offset != 0;
+    });
+    block = block_pool().at(offset);
+  }
+  Comm group;
+  group.rank = index;
+  group.size = group.remote_size = static_cast<int>(lpids.size());
+  group.slots = slots;
+  group.lpids = lpids;
+  group.recv_context_id = group.context_id = parent.recv_context_id;
+  detail::CommShared shared;
+  shared.block = block;
+  shared.leader = leader;
+  shared.round = block->header.base_round.load(std::memory_order_relaxed);
+  group.shared = &shared;
+  int rc = split_round(group, 0, index,
+                       0x80000000u | static_cast<std::uint32_t>(tag), out, why);
+  if (rc == MPI_SUCCESS && out->joined) {
+    Comm* c = make_intracomm(group, *out);
+    if (c == nullptr) {
+      rc = MPI_ERR_NO_MEM;
+      *why = "out of communicator handles";
+    } else {
+      c->errhandler = parent.errhandler;
+      out->created = c;
+    }
+  }
+  group.shared = nullptr;
+  block->header.base_round.store(shared.round, std::memory_order_relaxed);
+  if (block_pool().drop(block)) {
+    directory.remove(key);
+    block_pool().recycle(block);
+  }
+  return rc;
+}
+
+void block_barrier(Comm& comm) {
+  wait_pending(comm);
+  const char* why = "";
+  if (attach_or_fail(comm, &why) != MPI_SUCCESS) {
+    // No block for a barrier: fall back to the world's abort path.
+    fail(&comm, MPI_ERR_NO_MEM, "MPI_Barrier", "%s", why);
+    return;
+  }
+  MemberSlot& mine = next_slot(comm);
+  publish(comm, mine);
+  wait_round(comm);
+}
+
+// A dup batch: one round in which every member offers its mask and the
+// leader a run of generation numbers; the agreed IDs go to the parent's
+// reserve. Split in start() and finish() so that MPI_Comm_idup can run it
+// from progress().
+DupRound::DupRound(Comm& parent)
+    : parent_(parent),
+      key_(arbiter_key(parent, 0)),
+      leader_(parent.rank == static_cast<int>(parent.shared->leader)) {}
+
+DupRound::~DupRound() = default;
+
+void DupRound::start() {
+  contextid::Arbiter& ids = arbiter();
+  MemberSlot& mine = next_slot(parent_);
+  mine.color = 0;
+  mine.key = 0;
+  mine.flags = slot_flags::kJoins;
+  mine.free_ids = ids.free_count();
+  mine.want_ids = mine.free_ids >= kBatchWhileFree ? kDupBatch : 1;
+  if (ids.offer(key_, std::span<std::uint32_t, contextid::kMaskWords>(
+                          mine.mask, contextid::kMaskWords))) {
+    mine.flags |= slot_flags::kRealMask;
+  }
+  mine.value[0] = leader_ ? take_generations(kDupBatch) : 0;
+  publish(parent_, mine);
+  next_member_ = 0;
+}
+
+bool DupRound::arrived() { return round_arrived(parent_, &next_member_); }
+
+DupRound::Outcome DupRound::finish(const char** why) {
+  contextid::Arbiter& ids = arbiter();
+  const std::uint64_t round = parent_.shared->round;
+  CommBlock* block = parent_.shared->block;
+  bool all_real = true;
+  unsigned want = kDupBatch;
+  std::vector<const std::uint32_t*> masks;
+  masks.reserve(static_cast<std::size_t>(parent_.size));
+  for (int m = 0; m < parent_.size; ++m) {
+    const MemberSlot& s = block->slot(static_cast<std::uint32_t>(m), round);
+    all_real = all_real && (s.flags & slot_flags::kRealMask) != 0;
+    want = std::min(want, s.want_ids);
+    masks.push_back(s.mask);
+  }
+  const MemberSlot& lead = block->slot(parent_.shared->leader, round);
+  if (!all_real) {
+    ids.retry(key_);
+    return Outcome::kRetry;
+  }
+  std::vector<ContextId> agreed = contextid::agree(masks, want);
+  if (agreed.empty()) {
+    ids.abandon(key_);
+    *why = no_id_reason(parent_);
+    return Outcome::kNoId;
+  }
+  ids.commit(key_, agreed);
+  for (std::size_t i = 0; i < agreed.size(); ++i) {
+    parent_.shared->reserve.push_back(
+        detail::Reserved{agreed[i], lead.value[0] + i});
+  }
+  return Outcome::kDone;
+}
+
+int outcome_class(DupRound::Outcome outcome) {
+  switch (outcome) {
+    case DupRound::Outcome::kDone:
+      return MPI_SUCCESS;
+    case DupRound::Outcome::kNoMemory:
+      return MPI_ERR_NO_MEM;
+    default:
+      return MPI_ERR_OTHER;
+  }
+}
+
+Comm* dup_from_reserve(Comm& parent) {
+  detail::CommShared& shared = *parent.shared;
+  const detail::Reserved next = shared.reserve[shared.reserve_head++];
+  if (shared.reserve_head == shared.reserve.size()) {
+    shared.reserve.clear();
+    shared.reserve_head = 0;
+  }
+  Comm* c = state().comms.create();
+  if (c == nullptr) {
+    arbiter().release(next.id);
+    return nullptr;
+  }
+  c->context_id = c->recv_context_id = next.id;
+  c->coll_context_id = c->coll_recv_context_id = contextid::collective(next.id);
+  c->rank = parent.rank;
+  c->size = c->remote_size = parent.size;
+  c->slots = parent.slots;
+  c->lpids = parent.lpids;
+  c->shared = new_shared(shared.leader, next.generation);
+  if (c->shared == nullptr) {
+    arbiter().release(next.id);
+    state().comms.destroy(c);
+    return nullptr;
+  }
+  c->errhandler = parent.errhandler;
+  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
+  return c;
+}
+
+bool reserve_empty(const Comm& parent) {
+  return parent.shared->reserve_head == parent.shared->reserve.size();
+}
+
+int dup_intracomm(Comm& parent, Comm** out, const char** why) {
+  wait_pending(parent);
+  while (reserve_empty(parent)) {
+    if (int rc = attach_or_fail(parent, why); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    DupRound round(parent);
+    round.start();
+    state().engine->wait_until([&] { return round.arrived(); });
+    const DupRound::Outcome outcome = round.finish(why);
+    if (outcome == DupRound::Outcome::kRetry) {
+      ::sched_yield();
+      continue;
+    }
+    if (outcome != DupRound::Outcome::kDone) {
+      return outcome_class(outcome);
+    }
+  }
+  Comm* c = dup_from_reserve(parent);
+  if (c == nullptr) {
+    *why = "out of communicator handles";
+    return MPI_ERR_NO_MEM;
+  }
+  *out = c;
+  return MPI_SUCCESS;
+}
+
+void wait_pending(Comm& comm) {
+  if (comm.shared != nullptr &&
+      comm.shared->pending.load(std::memory_order_acquire) != 0) {
+    state().engine->wait_until([&] {
+      return comm.shared->pending.load(std::memory_order_acquire) == 0;
+    });
+  }
+}
+
+void destroy_comm(Comm* comm) {
+  if (comm->shared != nullptr) {
+    detail::CommShared& shared = *comm->shared;
+    for (std::size_t i = shared.reserve_head; i < shared.reserve.size(); ++i) {
+      arbiter().release(shared.reserve[i].id);
+    }
+    detach_block(shared);
+    delete comm->shared;
+    comm->shared = nullptr;
+  }
+  // Intercommunicators free their receive context only (seed 000); on an
+  // intracommunicator both are the same ID.
+  arbiter().release(comm->recv_context_id);
+  if (comm->local_comm != nullptr) {
+    destroy_comm(comm->local_comm);  // derived ID: releases nothing
+    comm->local_comm = nullptr;
+  }
+  state().comms.destroy(comm);
 }
 
 }  // namespace shmpi::mpi

@@ -84,6 +84,7 @@ struct MpiState {
   HandleArena<p2p::Request> requests{1u << 22};
   HandleArena<Errhandler> errhandlers{1u << 16};
   runtime::Runtime* runtime = nullptr;
+  bool thread_multiple = false;
   p2p::Engine* engine = nullptr;
 };
 MpiState& state();

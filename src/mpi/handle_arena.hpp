@@ -62,6 +62,21 @@ class HandleArena {
     free_ = slot;
   }
 
+  // Calls fn(T&) for every live object (introspection, not hot paths).
+  template <typename Fn>
+  void for_each(Fn&& fn) {
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    if (thread_safe_) {
+      lock.lock();
+    }
+    for (std::size_t i = 0; i < used_; ++i) {
+      T& object = slots_[i].object;
+      if (object.magic == T::kMagic) {
+        fn(object);
+      }
+    }
+  }
+
   // Locks are taken only once the program asked for MPI_THREAD_MULTIPLE.
   void set_thread_safe(bool thread_safe) { thread_safe_ = thread_safe; }
 

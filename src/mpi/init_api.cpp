@@ -60,6 +60,7 @@ int init_common(int required, int* provided, const char* function) {
   s.errhandlers.set_thread_safe(level == MPI_THREAD_MULTIPLE);
   const runtime::WorldInfo& world = s.runtime->world();
   s.comms.set_thread_safe(level == MPI_THREAD_MULTIPLE);
+  s.thread_multiple = level == MPI_THREAD_MULTIPLE;
   init_predefined_comms(s, world);
   main_thread = pthread_self();
   if (provided != nullptr) {

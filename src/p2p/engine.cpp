@@ -133,6 +133,23 @@ bool Engine::progress() {
   if (!draining_unexpected_.empty()) {
     did |= drain_unexpected();
   }
+  if (!tasks_.empty()) [[unlikely]] {
+    did |= run_tasks();
+  }
+  return did;
+}
+
+bool Engine::run_tasks() {
+  // Tasks must not add tasks or wait (they run inside progress()).
+  bool did = false;
+  for (std::size_t i = 0; i < tasks_.size();) {
+    if (tasks_[i]()) {
+      tasks_.erase(tasks_.begin() + static_cast<long>(i));
+      did = true;
+    } else {
+      ++i;
+    }
+  }
   return did;
 }
 

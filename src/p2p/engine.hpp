@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -126,6 +127,16 @@ class Engine {
   void wake_self();
 
   void set_orphan_handler(OrphanHandler handler) { orphan_handler_ = handler; }
+  // Background work polled by progress() until it returns true (nonblocking
+  // collectives such as MPI_Comm_idup). Called with the progress lock held.
+  using Task = std::function<bool()>;
+  void add_task(Task task) {
+    std::unique_lock<std::mutex> lock(progress_mutex_, std::defer_lock);
+    if (config_.thread_multiple) {
+      lock.lock();
+    }
+    tasks_.push_back(std::move(task));
+  }
   const segment::Segment& segment() const { return segment_; }
   segment::RankControl& control(std::uint32_t slot) const;
   std::uint32_t my_slot() const { return config_.my_slot; }
@@ -181,12 +192,14 @@ class Engine {
   void wake_chunk_waiters();
 
   bool park_all_rings();
+  bool run_tasks();
   bool abort_raised() const;
 
   const segment::Segment& segment_;
   const segment::SegmentLayout& layout_;
   EngineConfig config_;
   OrphanHandler orphan_handler_ = nullptr;
+  std::vector<Task> tasks_;
   std::vector<std::unique_ptr<Peer>> peers_;  // by segment slot
   std::vector<std::uint32_t> active_;         // peers whose rings we poll
   std::vector<std::uint32_t> queued_peers_;   // peers with queued sends

@@ -103,6 +103,9 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   segment::RankInfo& info = runtime->segment_.rank_info(world.slot);
   info.pid.store(static_cast<std::int32_t>(::getpid()),
                  std::memory_order_relaxed);
+  // gpid = (process group, rank in it): the first world is group 0. Plain
+  // store, published by the release below and the start-up barrier.
+  info.gpid = std::uint64_t{world.rank};
   // Release: our prepared region is published with the state (the barrier
   // below also orders it).
   info.state.store(static_cast<std::uint32_t>(segment::RankState::kRunning),

@@ -46,12 +46,13 @@ SegmentLayout compute_layout(const SegmentConfig& config) noexcept {
   layout.rank_table_offset = offset;
   offset = align_up(offset + capacity * kRankInfoBytes, kPageSize);
 
-  // World collective block: per-rank arrival lines plus a data area of one
-  // staging chunk per rank.
+  // Collective scratch area: the fixed part (headers, block directory),
+  // then per rank one line of the world's block plus a data area of one
+  // staging chunk (the world block needs 896 B per rank, well inside).
   layout.scratch_bytes =
       config.scratch_bytes != 0
           ? align_up(config.scratch_bytes, kPageSize)
-          : align_up(kPageSize +
+          : align_up(kScratchFixedBytes +
                          capacity * (kFalseSharingRange + config.chunk_bytes),
                      kPageSize);
   layout.scratch_offset = offset;

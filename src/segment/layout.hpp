@@ -26,7 +26,7 @@ namespace shmpi::segment {
 
 inline constexpr std::uint64_t kSegmentMagic =
     0x73686d70692d7367ULL;  // "shmpi-sg"
-inline constexpr std::uint32_t kLayoutVersion = 1;
+inline constexpr std::uint32_t kLayoutVersion = 2;
 inline constexpr std::uint32_t kMaxCapacity = 1024;  // doorbell bitmap width
 
 // Fixed sizes of the shared structures the layout places; the modules that
@@ -37,6 +37,13 @@ inline constexpr std::size_t kRingHeaderBytes = 128;
 inline constexpr std::size_t kCellBytes = 64;
 inline constexpr std::size_t kPoolHeaderBytes = 256;
 inline constexpr std::size_t kRendezvousSlotBytes = 1024;
+// The scratch area's fixed part: one page of headers (world barrier, block
+// free lists) and the block directory (src/scratch/directory.hpp); the
+// world's communicator block and the per-rank data area follow.
+inline constexpr std::size_t kScratchHeaderBytes = 4096;
+inline constexpr std::size_t kScratchDirectoryBytes = 256 * 1024;
+inline constexpr std::size_t kScratchFixedBytes =
+    kScratchHeaderBytes + kScratchDirectoryBytes;
 
 struct SegmentConfig {
   std::uint32_t nranks = 1;        // ranks of the first world

@@ -107,6 +107,7 @@ static inline const char* mt_class_name(int error_class) {
       {MPI_ERR_TAG, "MPI_ERR_TAG"},
       {MPI_ERR_COMM, "MPI_ERR_COMM"},
       {MPI_ERR_RANK, "MPI_ERR_RANK"},
+      {MPI_ERR_GROUP, "MPI_ERR_GROUP"},
       {MPI_ERR_REQUEST, "MPI_ERR_REQUEST"},
       {MPI_ERR_ROOT, "MPI_ERR_ROOT"},
       {MPI_ERR_OP, "MPI_ERR_OP"},

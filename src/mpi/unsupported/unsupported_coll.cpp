@@ -10,14 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Allgather(const void* /*sendbuf*/, int /*sendcount*/,
-                              MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                              int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                              MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Allgather");
-}
-SHMPI_PMPI_ALIAS(MPI_Allgather);
-
 extern "C" int PMPI_Allgather_c(const void* /*sendbuf*/,
                                 MPI_Count /*sendcount*/,
                                 MPI_Datatype /*sendtype*/, void* /*recvbuf*/,

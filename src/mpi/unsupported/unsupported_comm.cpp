@@ -10,59 +10,11 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Comm_compare(MPI_Comm /*comm1*/, MPI_Comm /*comm2*/,
-                                 int* /*result*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_compare");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_compare);
-
-extern "C" int PMPI_Comm_create(MPI_Comm /*comm*/, MPI_Group /*group*/,
-                                MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_create");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_create);
-
-extern "C" int PMPI_Comm_create_group(MPI_Comm /*comm*/, MPI_Group /*group*/,
-                                      int /*tag*/,
-                                      MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_create_group");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_create_group);
-
-extern "C" int PMPI_Comm_dup(MPI_Comm /*comm*/,
-                             MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_dup");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_dup);
-
 extern "C" int PMPI_Comm_dup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
                                        MPI_Comm* /*newcomm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_dup_with_info");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_dup_with_info);
-
-extern "C" int PMPI_Comm_free(MPI_Comm* /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_free);
-
-extern "C" int PMPI_Comm_get_name(MPI_Comm /*comm*/, char* /*comm_name*/,
-                                  int* /*resultlen*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_get_name");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_get_name);
-
-extern "C" int PMPI_Comm_group(MPI_Comm /*comm*/,
-                               MPI_Group* /*group*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_group");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_group);
-
-extern "C" int PMPI_Comm_idup(MPI_Comm /*comm*/, MPI_Comm* /*newcomm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_idup");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_idup);
 
 extern "C" int PMPI_Comm_idup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
                                         MPI_Comm* /*newcomm*/,
@@ -71,126 +23,6 @@ extern "C" int PMPI_Comm_idup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_idup_with_info);
 
-extern "C" int PMPI_Comm_remote_group(MPI_Comm /*comm*/,
-                                      MPI_Group* /*group*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_remote_group");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_remote_group);
-
-extern "C" int PMPI_Comm_remote_size(MPI_Comm /*comm*/,
-                                     int* /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_remote_size");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_remote_size);
-
-extern "C" int PMPI_Comm_set_name(MPI_Comm /*comm*/,
-                                  const char* /*comm_name*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_set_name");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_set_name);
-
-extern "C" int PMPI_Comm_split(MPI_Comm /*comm*/, int /*color*/, int /*key*/,
-                               MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_split");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_split);
-
-extern "C" int PMPI_Comm_split_type(MPI_Comm /*comm*/, int /*split_type*/,
-                                    int /*key*/, MPI_Info /*info*/,
-                                    MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_split_type");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_split_type);
-
-extern "C" int PMPI_Comm_test_inter(MPI_Comm /*comm*/, int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_test_inter");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_test_inter);
-
-extern "C" int PMPI_Group_compare(MPI_Group /*group1*/, MPI_Group /*group2*/,
-                                  int* /*result*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_compare");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_compare);
-
-extern "C" int PMPI_Group_difference(MPI_Group /*group1*/, MPI_Group /*group2*/,
-                                     MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_difference");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_difference);
-
-extern "C" int PMPI_Group_excl(MPI_Group /*group*/, int /*n*/,
-                               const int /*ranks*/[],
-                               MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_excl");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_excl);
-
-extern "C" int PMPI_Group_free(MPI_Group* /*group*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_free);
-
-extern "C" int PMPI_Group_incl(MPI_Group /*group*/, int /*n*/,
-                               const int /*ranks*/[],
-                               MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_incl");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_incl);
-
-extern "C" int PMPI_Group_intersection(MPI_Group /*group1*/,
-                                       MPI_Group /*group2*/,
-                                       MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_intersection");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_intersection);
-
-extern "C" int PMPI_Group_range_excl(MPI_Group /*group*/, int /*n*/,
-                                     int /*ranges*/[][3],
-                                     MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_range_excl");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_range_excl);
-
-extern "C" int PMPI_Group_range_incl(MPI_Group /*group*/, int /*n*/,
-                                     int /*ranges*/[][3],
-                                     MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_range_incl");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_range_incl);
-
-extern "C" int PMPI_Group_rank(MPI_Group /*group*/, int* /*rank*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_rank");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_rank);
-
-extern "C" int PMPI_Group_size(MPI_Group /*group*/, int* /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_size");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_size);
-
-extern "C" int PMPI_Group_translate_ranks(
-    MPI_Group /*group1*/, int /*n*/, const int /*ranks1*/[],
-    MPI_Group /*group2*/, int /*ranks2*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_translate_ranks");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_translate_ranks);
-
-extern "C" int PMPI_Group_union(MPI_Group /*group1*/, MPI_Group /*group2*/,
-                                MPI_Group* /*newgroup*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Group_union");
-}
-SHMPI_PMPI_ALIAS(MPI_Group_union);
-
-extern "C" int PMPI_Intercomm_create(MPI_Comm /*local_comm*/,
-                                     int /*local_leader*/,
-                                     MPI_Comm /*peer_comm*/,
-                                     int /*remote_leader*/, int /*tag*/,
-                                     MPI_Comm* /*newintercomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Intercomm_create");
-}
-SHMPI_PMPI_ALIAS(MPI_Intercomm_create);
-
 extern "C" int PMPI_Intercomm_create_from_groups(
     MPI_Group /*local_group*/, int /*local_leader*/, MPI_Group /*remote_group*/,
     int /*remote_leader*/, const char* /*stringtag*/, MPI_Info /*info*/,
@@ -198,12 +30,6 @@ extern "C" int PMPI_Intercomm_create_from_groups(
   return shmpi_mpi_unsupported("MPI_Intercomm_create_from_groups");
 }
 SHMPI_PMPI_ALIAS(MPI_Intercomm_create_from_groups);
-
-extern "C" int PMPI_Intercomm_merge(MPI_Comm /*intercomm*/, int /*high*/,
-                                    MPI_Comm* /*newintracomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Intercomm_merge");
-}
-SHMPI_PMPI_ALIAS(MPI_Intercomm_merge);
 
 extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* /*type_copy_attr_fn*/,
                                        MPI_Type_delete_attr_function* /*type_delete_attr_fn*/,

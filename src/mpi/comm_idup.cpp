@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// MPI_Comm_idup: a dup that never waits inside the call. When the parent
+// still has agreed IDs in reserve the new communicator exists at once; else
+// the refill round runs from the progress engine, and idups on one parent
+// complete in the order they were started (tickets), like every member's.
+#include <mpi.h>
+
+#include <memory>
+
+#include "mpi/comm.hpp"
+#include "mpi/p2p_common.hpp"
+
+namespace shmpi::mpi {
+
+namespace {
+
+struct IdupTask {
+  Comm* parent;
+  std::uint64_t ticket;
+  MPI_Comm* newcomm;
+  p2p::Request* request;
+  bool keep_hints;
+  Hints hints;
+  std::unique_ptr<DupRound> round;
+
+  void complete(int error) {
+    request->status = p2p::Status{};
+    request->status.error = error;
+    parent->shared->pending.fetch_sub(1, std::memory_order_relaxed);
+    // Release: the next idup on this parent may run.
+    parent->shared->serving.fetch_add(1, std::memory_order_release);
+    // Release: the new communicator before the completion flag.
+    request->complete.store(true, std::memory_order_release);
+  }
+
+  int finish_dup() {
+    Comm* fresh = dup_from_reserve(*parent);
+    if (fresh == nullptr || fresh->shared == nullptr) {
+      return MPI_ERR_NO_MEM;
+    }
+    fresh->errhandler = parent->errhandler;
+    fresh->hints = keep_hints ? parent->hints : hints;
+    if (int rc = copy_attributes_hook(*parent, *fresh); rc != MPI_SUCCESS) {
+      destroy_comm(fresh);
+      return rc;
+    }
+    *newcomm = fresh->handle;
+    return MPI_SUCCESS;
+  }
+
+  // One progress step; true once the request is complete.
+  bool step() {
+    if (parent->shared->serving.load(std::memory_order_acquire) != ticket) {
+      return false;  // an earlier idup on this parent is still running
+    }
+    if (!round) {
+      if (!reserve_empty(*parent)) {
+        complete(finish_dup());
+        return true;
+      }
+      const char* why = "";
+      if (int rc = attach_block(*parent, false, &why); rc != MPI_SUCCESS) {
+        if (rc == MPI_ERR_PENDING) {
+          return false;  // the lowest member has not made the block yet
+        }
+        complete(rc);
+        return true;
+      }
+      round = std::make_unique<DupRound>(*parent);
+      round->start();
+    }
+    if (!round->arrived()) {
+      return false;
+    }
+    const char* why = "";
+    const DupRound::Outcome outcome = round->finish(&why);
+    if (outcome == DupRound::Outcome::kRetry) {
+      round = std::make_unique<DupRound>(*parent);
+      round->start();
+      return false;
+    }
+    round.reset();
+    complete(outcome == DupRound::Outcome::kDone ? finish_dup()
+                                                 : outcome_class(outcome));
+    return true;
+  }
+};
+
+}  // namespace
+
+int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
+                MPI_Request* request, const char* function) {
+  p2p::Request* r = new_request(parent, function);
+  if (r == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  r->kind = p2p::RequestKind::kSend;
+  r->peer = MPI_PROC_NULL;
+  r->comm = parent;
+  *request = to_handle(r);
+  if (parent->is_inter) {
+    // Intercommunicator dup needs the remote group's leader: done in the
+    // call (the remote leader answers from its own dup or idup call).
+    Comm* fresh = nullptr;
+    const char* why = "";
+    int rc = dup_intercomm(*parent, &fresh, &why);
+    if (rc == MPI_SUCCESS) {
+      fresh->errhandler = parent->errhandler;
+      fresh->hints = hints != nullptr ? *hints : parent->hints;
+      rc = copy_attributes_hook(*parent, *fresh);
+      if (rc != MPI_SUCCESS) {
+        destroy_comm(fresh);
+      } else {
+        *newcomm = fresh->handle;
+      }
+    }
+    r->status = p2p::Status{};
+    r->status.error = rc;
+    r->complete.store(true, std::memory_order_release);
+    return MPI_SUCCESS;
+  }
+  auto task = std::make_shared<IdupTask>();
+  task->parent = parent;
+  task->ticket = parent->shared->next_ticket++;
+  task->newcomm = newcomm;
+  task->request = r;
+  task->keep_hints = hints == nullptr;
+  if (hints != nullptr) {
+    task->hints = *hints;
+  }
+  parent->shared->pending.fetch_add(1, std::memory_order_relaxed);
+  // Run the first step now: with IDs in reserve the idup is done here.
+  if (!task->step()) {
+    state().engine->add_task([task] { return task->step(); });
+  }
+  return MPI_SUCCESS;
+}
+
+int split_intracomm(Comm& parent, int color, int key, Comm** out,
+                    const char** why) {
+  SplitResult result;
+  if (int rc = split_round(parent, color, key, 0, &result, why);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (!result.joined) {
+    *out = nullptr;
+    return MPI_SUCCESS;
+  }
+  Comm* c = make_intracomm(parent, result);
+  if (c == nullptr || c->shared == nullptr) {
+    *why = "out of communicator handles";
+    return MPI_ERR_NO_MEM;
+  }
+  *out = c;
+  return MPI_SUCCESS;
+}
+
+}  // namespace shmpi::mpi

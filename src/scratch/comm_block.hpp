@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// A communicator's block in the collective scratch area. Every member owns
+// two MemberSlots (one per round parity) and is their only writer; a round
+// is "every member wrote its slot for round n and released n into its round
+// word". Readers acquire the round word and then read the slot. Parity
+// reuse is safe because a member publishes round n + 2 only after it has
+// read every slot of round n + 1, which every member publishes only after
+// it has read round n (docs/design.md#scratch-blocks).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "base/cache_line.hpp"
+#include "contextid/context_id.hpp"
+
+namespace shmpi::scratch {
+
+inline constexpr std::uint64_t kBlockMagic = 0x73636b31626c6b31ULL;
+inline constexpr unsigned kOffers = 8;  // block offsets one round can carry
+
+// What a member says in one round.
+struct alignas(kFalseSharingRange) MemberSlot {
+  // Released last: the round this slot's contents belong to.
+  std::atomic<std::uint64_t> round;
+  std::int32_t color;  // split: color, or a negative value for "not joining"
+  std::int32_t key;    // split: key
+  std::uint32_t flags;
+  std::uint32_t free_ids;        // free context IDs on this process
+  std::uint32_t want_ids;        // IDs the operation asks for (dup batches)
+  std::uint32_t offers;          // valid entries in offer[]
+  std::uint64_t offer[kOffers];  // block offsets this member offers
+  std::uint64_t value[3];        // small operation-specific payload
+  // The context-ID mask (or all zeros / all ones, see flags).
+  alignas(kFalseSharingRange) std::uint32_t mask[contextid::kMaskWords];
+};
+static_assert(std::is_standard_layout_v<MemberSlot>, "shared by offset");
+static_assert(sizeof(MemberSlot) == 3 * kFalseSharingRange,
+              "one header line pair plus two mask line pairs");
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+
+namespace slot_flags {
+inline constexpr std::uint32_t kRealMask = 1;  // mask is this process's
+inline constexpr std::uint32_t kJoins = 2;     // takes part in the result
+inline constexpr std::uint32_t kError = 4;     // local argument error
+}  // namespace slot_flags
+
+struct alignas(kFalseSharingRange) BlockHeader {
+  std::uint64_t magic;
+  std::uint32_t capacity;    // member slot pairs
+  std::uint32_t size_class;  // index into the pool's free lists
+  // Members holding the block; the one that drops it to zero frees it.
+  std::atomic<std::uint32_t> references;
+  std::uint32_t pad0;
+  // Free-list link (offset / 64), valid only while the block is free.
+  std::atomic<std::uint64_t> next_free;
+  // Directory key of a rendezvous block (MPI_Comm_create_group), else 0.
+  std::uint64_t key;
+  // The last round any communicator ran on this block: the next one starts
+  // counting from here, so stale round words in the slots are always below
+  // its rounds and recycling a block needs no zeroing (which would pull
+  // every member's slot lines over). Written by each member before it
+  // drops its reference (all members of a communicator end on the same
+  // round), read after the block is handed out again.
+  std::atomic<std::uint64_t> base_round;
+};
+static_assert(sizeof(BlockHeader) == kFalseSharingRange);
+
+struct CommBlock {
+  BlockHeader header;
+  // MemberSlot members[capacity][2] follows.
+  MemberSlot& slot(std::uint32_t member, std::uint64_t round) {
+    auto* first = reinterpret_cast<MemberSlot*>(this + 1);
+    return first[static_cast<std::size_t>(member) * 2 + (round & 1u)];
+  }
+  static constexpr std::size_t bytes_for(std::uint32_t capacity) {
+    return sizeof(BlockHeader) +
+           static_cast<std::size_t>(capacity) * 2 * sizeof(MemberSlot);
+  }
+};
+static_assert(sizeof(CommBlock) == sizeof(BlockHeader));
+static_assert(alignof(CommBlock) == kFalseSharingRange);
+
+}  // namespace shmpi::scratch

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The scratch directory: where members find a communicator's block. A
+// communicator's key is a digest of (segment slot of its lowest member,
+// context ID without Z, generation), the generation being a counter of that
+// lowest member's process that the creation round hands to every member:
+// context IDs are reused as soon as they are freed, the generation makes
+// the key unique for ever, so a slow member can never find a newer block.
+// MPI_Comm_create_group's rendezvous blocks use a digest of (lowest slot,
+// parent context, tag, members, count of earlier such calls). Open
+// addressing over a fixed table in the scratch area.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "base/cache_line.hpp"
+#include "segment/layout.hpp"
+#include "segment/segment.hpp"
+
+namespace shmpi::scratch {
+
+inline constexpr std::size_t kDirectoryInScratch =
+    segment::kScratchHeaderBytes;
+inline constexpr unsigned kDirectoryEntries = 16384;
+
+struct DirectoryEntry {
+  std::atomic<std::uint64_t> key;     // 0: empty
+  std::atomic<std::uint64_t> offset;  // 0 until the block is ready
+};
+static_assert(sizeof(DirectoryEntry) == 16);
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+static_assert(kDirectoryEntries * sizeof(DirectoryEntry) <=
+              segment::kScratchDirectoryBytes);
+
+class Directory {
+ public:
+  explicit Directory(const segment::Segment& segment);
+
+  // The creator publishes `offset` under `key`; false if the table is full.
+  bool insert(std::uint64_t key, std::uint64_t offset);
+  // The offset published under `key`, or 0 if not (yet) there.
+  std::uint64_t find(std::uint64_t key) const;
+  // The block's last user removes its entry before recycling the block.
+  void remove(std::uint64_t key);
+
+ private:
+  DirectoryEntry* entries_;
+};
+
+// A 64-bit mix of several words (splitmix64 steps); never returns 0.
+std::uint64_t digest(const std::uint64_t* words, std::size_t count);
+
+}  // namespace shmpi::scratch
