@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// The predefined communicator attributes (MPI_TAG_UB and friends). User
-// keyvals arrive with attribute caching in the communicators issue.
+// Attribute caching on communicators: MPI_Comm_create_keyval and friends,
+// their deprecated MPI-1 forms (MPI_Keyval_create, MPI_Attr_put, ...), and
+// the predefined attributes (MPI_TAG_UB and friends). The semantics live in
+// mpi/keyval.cpp; this file checks arguments and raises errors.
 #include <mpi.h>
 
 #include <cstring>
 
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/keyval.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
@@ -24,62 +27,212 @@ struct PredefinedAttributes {
   int lastusedcode = MPI_ERR_LASTCODE;
 };
 
-PredefinedAttributes& attributes() {
+PredefinedAttributes& predefined() {
   static PredefinedAttributes values;
   return values;
 }
 
+int* predefined_value(int keyval) {
+  PredefinedAttributes& values = predefined();
+  switch (keyval) {
+    case MPI_TAG_UB:
+      return &values.tag_ub;
+    case MPI_HOST:
+      return &values.host;
+    case MPI_IO:
+      return &values.io;
+    case MPI_WTIME_IS_GLOBAL:
+      return &values.wtime_is_global;
+    case MPI_UNIVERSE_SIZE:
+      values.universe_size =
+          static_cast<int>(state().runtime->segment().layout().config.capacity);
+      return &values.universe_size;
+    case MPI_APPNUM:
+      return &values.appnum;
+    case MPI_LASTUSEDCODE:
+      return &values.lastusedcode;
+    default:
+      return nullptr;
+  }
+}
+
+// A keyval the program may set, delete or free: not predefined, and
+// created and not yet freed by the program.
+int check_user_keyval(Comm* comm, int keyval, const char* function) {
+  if (is_predefined_comm_keyval(keyval)) {
+    return fail(comm, MPI_ERR_KEYVAL, function,
+                "keyval %d is predefined and cannot be changed", keyval);
+  }
+  if (!is_comm_keyval(keyval)) {
+    return fail(comm, MPI_ERR_KEYVAL, function, "invalid keyval %d", keyval);
+  }
+  return MPI_SUCCESS;
+}
+
+int check_comm_and_keyval(MPI_Comm comm, int keyval, Comm** out,
+                          const char* function) {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_comm(comm, out, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  return check_user_keyval(*out, keyval, function);
+}
+
+int create_keyval(MPI_Comm_copy_attr_function* copy,
+                  MPI_Comm_delete_attr_function* del, int* keyval,
+                  void* extra_state, const char* function) {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (keyval == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, function, "keyval is NULL");
+  }
+  // NULL callbacks are accepted as MPICH does: never copied, nothing to
+  // call on deletion (the standard asks for MPI_COMM_NULL_COPY_FN etc.).
+  if (create_comm_keyval(copy, del, extra_state, keyval) != MPI_SUCCESS) {
+    return fail(nullptr, MPI_ERR_NO_MEM, function, "out of keyvals");
+  }
+  return MPI_SUCCESS;
+}
+
+int free_keyval(int* keyval, const char* function) {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (keyval == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, function, "keyval is NULL");
+  }
+  if (int rc = check_user_keyval(nullptr, *keyval, function);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (free_comm_keyval(*keyval) != MPI_SUCCESS) {
+    return fail(nullptr, MPI_ERR_NO_MEM, function, "out of memory");
+  }
+  *keyval = MPI_KEYVAL_INVALID;
+  return MPI_SUCCESS;
+}
+
+int set_attr(MPI_Comm comm, int keyval, void* value, const char* function) {
+  Comm* c = nullptr;
+  if (int rc = check_comm_and_keyval(comm, keyval, &c, function);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = set_comm_attr(*c, keyval, value); rc != MPI_SUCCESS) {
+    return raise_code(c, rc, function);  // the delete callback's code
+  }
+  return MPI_SUCCESS;
+}
+
+int get_attr(MPI_Comm comm, int keyval, void* value, int* flag,
+             const char* function) {
+  Comm* c = nullptr;
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_comm(comm, &c, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  int* predefined_address = predefined_value(keyval);
+  if (predefined_address == nullptr && !is_comm_keyval(keyval)) {
+    return fail(c, MPI_ERR_KEYVAL, function, "invalid keyval %d", keyval);
+  }
+  if (value == nullptr || flag == nullptr) {
+    return fail(c, MPI_ERR_ARG, function, "%s is NULL",
+                value == nullptr ? "attribute_val" : "flag");
+  }
+  // `value` is really a void**: the C binding passes the address where the
+  // attribute (a pointer) is stored, hence memcpy instead of a cast.
+  void* found = predefined_address;
+  // Predefined attributes answer on every communicator, not only on
+  // MPI_COMM_WORLD where MPI 4.0 section 9.1 caches them: MPICH 4.0.2 does
+  // the same, and programs query MPI_TAG_UB on their own communicators.
+  const bool present =
+      predefined_address != nullptr || get_comm_attr(*c, keyval, &found);
+  if (present) {
+    std::memcpy(value, &found, sizeof found);
+  }
+  *flag = present ? 1 : 0;
+  return MPI_SUCCESS;
+}
+
+int delete_attr(MPI_Comm comm, int keyval, const char* function) {
+  Comm* c = nullptr;
+  if (int rc = check_comm_and_keyval(comm, keyval, &c, function);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = delete_comm_attr(*c, keyval); rc != MPI_SUCCESS) {
+    return raise_code(c, rc, function);  // the delete callback's code
+  }
+  return MPI_SUCCESS;
+}
+
 }  // namespace
+
+extern "C" int PMPI_Comm_create_keyval(
+    MPI_Comm_copy_attr_function* comm_copy_attr_fn,
+    MPI_Comm_delete_attr_function* comm_delete_attr_fn, int* comm_keyval,
+    void* extra_state) noexcept {
+  return create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval,
+                       extra_state, "MPI_Comm_create_keyval");
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_create_keyval);
+
+extern "C" int PMPI_Comm_free_keyval(int* comm_keyval) noexcept {
+  return free_keyval(comm_keyval, "MPI_Comm_free_keyval");
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_free_keyval);
+
+extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval,
+                                  void* attribute_val) noexcept {
+  return set_attr(comm, comm_keyval, attribute_val, "MPI_Comm_set_attr");
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_set_attr);
 
 extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval,
                                   void* attribute_val, int* flag) noexcept {
-  Comm* c = nullptr;
-  if (int rc = check_initialized("MPI_Comm_get_attr"); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_comm(comm, &c, "MPI_Comm_get_attr"); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (attribute_val == nullptr || flag == nullptr) {
-    return fail(c, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL argument");
-  }
-  PredefinedAttributes& values = attributes();
-  values.universe_size =
-      static_cast<int>(state().runtime->segment().layout().config.capacity);
-  int* value = nullptr;
-  switch (comm_keyval) {
-    case MPI_TAG_UB:
-      value = &values.tag_ub;
-      break;
-    case MPI_HOST:
-      value = &values.host;
-      break;
-    case MPI_IO:
-      value = &values.io;
-      break;
-    case MPI_WTIME_IS_GLOBAL:
-      value = &values.wtime_is_global;
-      break;
-    case MPI_UNIVERSE_SIZE:
-      value = &values.universe_size;
-      break;
-    case MPI_APPNUM:
-      value = &values.appnum;
-      break;
-    case MPI_LASTUSEDCODE:
-      value = &values.lastusedcode;
-      break;
-    default:
-      return fail(c, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "invalid keyval %d",
-                  comm_keyval);
-  }
-  // Predefined attributes are only cached on MPI_COMM_WORLD (MPI 4.0 §9.1.2).
-  if (c != &state().world) {
-    *flag = 0;
-    return MPI_SUCCESS;
-  }
-  std::memcpy(attribute_val, &value, sizeof value);
-  *flag = 1;
-  return MPI_SUCCESS;
+  return get_attr(comm, comm_keyval, attribute_val, flag, "MPI_Comm_get_attr");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_get_attr);
+
+extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) noexcept {
+  return delete_attr(comm, comm_keyval, "MPI_Comm_delete_attr");
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_delete_attr);
+
+// ---- deprecated MPI-1 forms (still in MPI 4.0): same semantics in C, where
+// MPI_Copy_function and MPI_Comm_copy_attr_function have one signature.
+
+extern "C" int PMPI_Keyval_create(MPI_Copy_function* copy_fn,
+                                  MPI_Delete_function* delete_fn, int* keyval,
+                                  void* extra_state) noexcept {
+  return create_keyval(copy_fn, delete_fn, keyval, extra_state,
+                       "MPI_Keyval_create");
+}
+SHMPI_PMPI_ALIAS(MPI_Keyval_create);
+
+extern "C" int PMPI_Keyval_free(int* keyval) noexcept {
+  return free_keyval(keyval, "MPI_Keyval_free");
+}
+SHMPI_PMPI_ALIAS(MPI_Keyval_free);
+
+extern "C" int PMPI_Attr_put(MPI_Comm comm, int keyval,
+                             void* attribute_val) noexcept {
+  return set_attr(comm, keyval, attribute_val, "MPI_Attr_put");
+}
+SHMPI_PMPI_ALIAS(MPI_Attr_put);
+
+extern "C" int PMPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val,
+                             int* flag) noexcept {
+  return get_attr(comm, keyval, attribute_val, flag, "MPI_Attr_get");
+}
+SHMPI_PMPI_ALIAS(MPI_Attr_get);
+
+extern "C" int PMPI_Attr_delete(MPI_Comm comm, int keyval) noexcept {
+  return delete_attr(comm, keyval, "MPI_Attr_delete");
+}
+SHMPI_PMPI_ALIAS(MPI_Attr_delete);

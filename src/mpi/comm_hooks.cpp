@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Where communicator creation meets attribute caching. Until keyvals exist
-// a communicator carries no user attributes, so there is nothing to copy or
-// delete.
+// Where communicator creation meets attribute caching: the creation and
+// free paths call these, and mpi/keyval.cpp does the work.
 #include "mpi/comm.hpp"
+#include "mpi/keyval.hpp"
 
 namespace shmpi::mpi {
 
-int copy_attributes_hook(Comm& /*oldcomm*/, Comm& /*newcomm*/) noexcept {
-  return MPI_SUCCESS;
+int copy_attributes_hook(Comm& oldcomm, Comm& newcomm) noexcept {
+  return copy_comm_attributes(oldcomm, newcomm);
 }
 
-int delete_attributes_hook(Comm& /*comm*/) noexcept { return MPI_SUCCESS; }
+int delete_attributes_hook(Comm& comm) noexcept {
+  return delete_comm_attributes(comm);
+}
 
 }  // namespace shmpi::mpi

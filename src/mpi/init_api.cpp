@@ -12,6 +12,7 @@
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/errors.hpp"
+#include "mpi/keyval.hpp"
 #include "runtime/runtime.hpp"
 #include "segment/shared_heap.hpp"
 
@@ -85,13 +86,25 @@ extern "C" int PMPI_Finalize(void) noexcept {
   if (int rc = check_initialized("MPI_Finalize"); rc != MPI_SUCCESS) {
     return rc;
   }
+  // MPI 4.0: MPI_Finalize first frees MPI_COMM_SELF's attributes (delete
+  // callbacks in reverse set order), before anything else is shut down.
+  // MPI_COMM_WORLD's follow, as in MPICH. A failing callback is reported,
+  // but the process still finalizes.
+  int attributes_rc = delete_comm_attributes(state().self);
+  if (int rc = delete_comm_attributes(state().world);
+      attributes_rc == MPI_SUCCESS) {
+    attributes_rc = rc;
+  }
+  if (attributes_rc != MPI_SUCCESS) {
+    attributes_rc = raise_code(&state().self, attributes_rc, "MPI_Finalize");
+  }
   bsend_flush();
   if (auto done = runtime::Runtime::finalize(); !done) {
     return fail(nullptr, done.error().mpi_class, "MPI_Finalize", "%.*s",
                 static_cast<int>(done.error().what.size()),
                 done.error().what.data());
   }
-  return MPI_SUCCESS;
+  return attributes_rc;
 }
 SHMPI_PMPI_ALIAS(MPI_Finalize);
 

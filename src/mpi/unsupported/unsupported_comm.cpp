@@ -10,53 +10,11 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Attr_delete(MPI_Comm /*comm*/, int /*keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Attr_delete");
-}
-SHMPI_PMPI_ALIAS(MPI_Attr_delete);
-
-extern "C" int PMPI_Attr_get(MPI_Comm /*comm*/, int /*keyval*/,
-                             void* /*attribute_val*/, int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Attr_get");
-}
-SHMPI_PMPI_ALIAS(MPI_Attr_get);
-
-extern "C" int PMPI_Attr_put(MPI_Comm /*comm*/, int /*keyval*/,
-                             void* /*attribute_val*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Attr_put");
-}
-SHMPI_PMPI_ALIAS(MPI_Attr_put);
-
-extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* /*comm_copy_attr_fn*/,
-                                       MPI_Comm_delete_attr_function* /*comm_delete_attr_fn*/,
-                                       int* /*comm_keyval*/,
-                                       void* /*extra_state*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_create_keyval");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_create_keyval);
-
-extern "C" int PMPI_Comm_delete_attr(MPI_Comm /*comm*/,
-                                     int /*comm_keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_delete_attr");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_delete_attr);
-
 extern "C" int PMPI_Comm_dup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
                                        MPI_Comm* /*newcomm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_dup_with_info");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_dup_with_info);
-
-extern "C" int PMPI_Comm_free_keyval(int* /*comm_keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_free_keyval");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_free_keyval);
-
-extern "C" int PMPI_Comm_get_info(MPI_Comm /*comm*/,
-                                  MPI_Info* /*info_used*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_get_info");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_get_info);
 
 extern "C" int PMPI_Comm_idup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
                                         MPI_Comm* /*newcomm*/,
@@ -65,18 +23,6 @@ extern "C" int PMPI_Comm_idup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_idup_with_info);
 
-extern "C" int PMPI_Comm_set_attr(MPI_Comm /*comm*/, int /*comm_keyval*/,
-                                  void* /*attribute_val*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_set_attr");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_set_attr);
-
-extern "C" int PMPI_Comm_set_info(MPI_Comm /*comm*/,
-                                  MPI_Info /*info*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_set_info");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_set_info);
-
 extern "C" int PMPI_Intercomm_create_from_groups(
     MPI_Group /*local_group*/, int /*local_leader*/, MPI_Group /*remote_group*/,
     int /*remote_leader*/, const char* /*stringtag*/, MPI_Info /*info*/,
@@ -84,19 +30,6 @@ extern "C" int PMPI_Intercomm_create_from_groups(
   return shmpi_mpi_unsupported("MPI_Intercomm_create_from_groups");
 }
 SHMPI_PMPI_ALIAS(MPI_Intercomm_create_from_groups);
-
-extern "C" int PMPI_Keyval_create(MPI_Copy_function* /*copy_fn*/,
-                                  MPI_Delete_function* /*delete_fn*/,
-                                  int* /*keyval*/,
-                                  void* /*extra_state*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Keyval_create");
-}
-SHMPI_PMPI_ALIAS(MPI_Keyval_create);
-
-extern "C" int PMPI_Keyval_free(int* /*keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Keyval_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Keyval_free);
 
 extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* /*type_copy_attr_fn*/,
                                        MPI_Type_delete_attr_function* /*type_delete_attr_fn*/,

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+// The keyval table and the attribute lists of communicators (keyval.hpp).
+#include "mpi/keyval.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <vector>
+
+namespace shmpi::mpi {
+namespace {
+
+// Handle layout: bits 12..30 hold slot index + 1, bits 0..11 the slot's
+// generation, so a handle is positive, never MPI_KEYVAL_INVALID (0), never
+// one of the predefined keys (all below 1 << 12), and a stale handle of a
+// recycled slot is rejected until the generation wraps.
+constexpr int kIndexShift = 12;
+constexpr std::uint32_t kGenerationMask = (1u << kIndexShift) - 1;
+constexpr std::uint32_t kMaxKeyvals = (1u << (31 - kIndexShift)) - 1;
+static_assert(MPI_KEYVAL_INVALID == 0 &&
+                  MPI_LASTUSEDCODE < (1 << kIndexShift) &&
+                  MPI_WIN_MODEL < (1 << kIndexShift),
+              "user keyvals must not collide with the predefined ones");
+
+// What a caller needs to run a keyval's callbacks outside the table lock.
+struct Callbacks {
+  MPI_Comm_copy_attr_function* copy = nullptr;
+  MPI_Comm_delete_attr_function* del = nullptr;
+  void* extra_state = nullptr;
+};
+
+struct Keyval {
+  Callbacks callbacks;
+  std::uint32_t generation = 0;  // bumped when the slot is recycled
+  int references = 0;            // program's handle + one per attribute
+  bool in_use = false;           // slot holds a keyval
+  bool program_freed = false;    // MPI_Comm_free_keyval was called
+};
+
+class KeyvalTable {
+ public:
+  int create(const Callbacks& callbacks, int* handle) {
+    std::lock_guard lock(mutex_);
+    std::uint32_t index = 0;
+    if (!free_.empty()) {
+      index = free_.back();
+      free_.pop_back();
+    } else if (slots_.size() < kMaxKeyvals) {
+      slots_.emplace_back();
+      index = static_cast<std::uint32_t>(slots_.size() - 1);
+    } else {
+      return MPI_ERR_NO_MEM;
+    }
+    Keyval& keyval = slots_[index];
+    keyval.callbacks = callbacks;
+    keyval.references = 1;
+    keyval.in_use = true;
+    keyval.program_freed = false;
+    *handle = encode(index, keyval.generation);
+    return MPI_SUCCESS;
+  }
+
+  // Valid for the program: live and not freed by it.
+  bool usable(int handle) {
+    std::lock_guard lock(mutex_);
+    const Keyval* keyval = find(handle);
+    return keyval != nullptr && !keyval->program_freed;
+  }
+
+  int program_free(int handle) {
+    std::lock_guard lock(mutex_);
+    Keyval* keyval = find(handle);
+    if (keyval == nullptr || keyval->program_freed) {
+      return MPI_ERR_KEYVAL;
+    }
+    keyval->program_freed = true;
+    release_locked(handle, *keyval);
+    return MPI_SUCCESS;
+  }
+
+  // Callbacks of a keyval that attributes may still use (freed or not).
+  std::optional<Callbacks> callbacks(int handle) {
+    std::lock_guard lock(mutex_);
+    const Keyval* keyval = find(handle);
+    if (keyval == nullptr) {
+      return std::nullopt;
+    }
+    return keyval->callbacks;
+  }
+
+  void retain(int handle) {
+    std::lock_guard lock(mutex_);
+    if (Keyval* keyval = find(handle)) {
+      ++keyval->references;
+    }
+  }
+
+  void release(int handle) {
+    std::lock_guard lock(mutex_);
+    if (Keyval* keyval = find(handle)) {
+      release_locked(handle, *keyval);
+    }
+  }
+
+ private:
+  static int encode(std::uint32_t index, std::uint32_t generation) {
+    return static_cast<int>(((index + 1) << kIndexShift) |
+                            (generation & kGenerationMask));
+  }
+
+  Keyval* find(int handle) {
+    if (handle < (1 << kIndexShift)) {
+      return nullptr;
+    }
+    const auto bits = static_cast<std::uint32_t>(handle);
+    const std::uint32_t index = (bits >> kIndexShift) - 1;
+    if (index >= slots_.size()) {
+      return nullptr;
+    }
+    Keyval& keyval = slots_[index];
+    if (!keyval.in_use ||
+        (keyval.generation & kGenerationMask) != (bits & kGenerationMask)) {
+      return nullptr;
+    }
+    return &keyval;
+  }
+
+  void release_locked(int handle, Keyval& keyval) {
+    if (--keyval.references > 0) {
+      return;
+    }
+    keyval = Keyval{{}, keyval.generation + 1, 0, false, false};
+    free_.push_back((static_cast<std::uint32_t>(handle) >> kIndexShift) - 1);
+  }
+
+  std::mutex mutex_;
+  std::deque<Keyval> slots_;  // a deque: growing never moves a slot
+  std::vector<std::uint32_t> free_;
+};
+
+KeyvalTable& table() {
+  static KeyvalTable* instance = new KeyvalTable();  // used until exit
+  return *instance;
+}
+
+std::vector<Attribute>::iterator find_attribute(Comm& comm, int keyval) {
+  return std::find_if(
+      comm.attributes.begin(), comm.attributes.end(),
+      [keyval](const Attribute& a) { return a.keyval == keyval; });
+}
+
+int run_delete(const Comm& comm, const Attribute& attribute) {
+  std::optional<Callbacks> callbacks = table().callbacks(attribute.keyval);
+  if (!callbacks || callbacks->del == nullptr) {
+    return MPI_SUCCESS;
+  }
+  return callbacks->del(comm.handle, attribute.keyval, attribute.value,
+                        callbacks->extra_state);
+}
+
+// Removes the attribute under `keyval` (looked up again: a callback may have
+// changed the list) and drops its reference on the keyval.
+void remove_attribute(Comm& comm, int keyval) {
+  auto it = find_attribute(comm, keyval);
+  if (it != comm.attributes.end()) {
+    comm.attributes.erase(it);
+    table().release(keyval);
+  }
+}
+
+// Runs the copy callback of one attribute of oldcomm; attaches the copy to
+// newcomm when the callback says so.
+int copy_one(Comm& oldcomm, const Attribute& attribute, Comm& newcomm) {
+  std::optional<Callbacks> callbacks = table().callbacks(attribute.keyval);
+  if (!callbacks || callbacks->copy == nullptr) {
+    return MPI_SUCCESS;
+  }
+  void* copied = nullptr;
+  int flag = 0;
+  const int rc =
+      callbacks->copy(oldcomm.handle, attribute.keyval, callbacks->extra_state,
+                      attribute.value, &copied, &flag);
+  if (rc != MPI_SUCCESS || flag == 0) {
+    return rc;
+  }
+  newcomm.attributes.push_back({attribute.keyval, copied});
+  table().retain(attribute.keyval);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+bool is_predefined_comm_keyval(int keyval) noexcept {
+  return keyval >= MPI_TAG_UB && keyval <= MPI_LASTUSEDCODE;
+}
+
+bool is_comm_keyval(int keyval) noexcept { return table().usable(keyval); }
+
+int create_comm_keyval(MPI_Comm_copy_attr_function* copy,
+                       MPI_Comm_delete_attr_function* del, void* extra_state,
+                       int* keyval) noexcept {
+  try {
+    return table().create(Callbacks{copy, del, extra_state}, keyval);
+  } catch (const std::bad_alloc&) {
+    return MPI_ERR_NO_MEM;
+  }
+}
+
+int free_comm_keyval(int keyval) noexcept {
+  try {
+    return table().program_free(keyval);
+  } catch (const std::bad_alloc&) {  // the free list could not grow
+    return MPI_ERR_NO_MEM;
+  }
+}
+
+int set_comm_attr(Comm& comm, int keyval, void* value) noexcept {
+  auto it = find_attribute(comm, keyval);
+  if (it != comm.attributes.end()) {
+    // MPI 4.0 section 7.7.2: "as if MPI_COMM_DELETE_ATTR was first called
+    // to delete the previous value", so the old value's delete callback
+    // runs first and the attribute counts as set now: it moves to the end
+    // of the set order (MPICH keeps its place; the standard's wording
+    // decides).
+    if (int rc = run_delete(comm, *it); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    it = find_attribute(comm, keyval);  // the callback may change the list
+    if (it != comm.attributes.end()) {
+      std::rotate(it, it + 1, comm.attributes.end());
+      comm.attributes.back().value = value;
+      return MPI_SUCCESS;
+    }
+  }
+  try {
+    comm.attributes.push_back({keyval, value});
+  } catch (const std::bad_alloc&) {
+    return MPI_ERR_NO_MEM;
+  }
+  table().retain(keyval);
+  return MPI_SUCCESS;
+}
+
+bool get_comm_attr(const Comm& comm, int keyval, void** value) noexcept {
+  for (const Attribute& attribute : comm.attributes) {
+    if (attribute.keyval == keyval) {
+      *value = attribute.value;
+      return true;
+    }
+  }
+  return false;
+}
+
+int delete_comm_attr(Comm& comm, int keyval) noexcept {
+  auto it = find_attribute(comm, keyval);
+  if (it == comm.attributes.end()) {
+    return MPI_SUCCESS;
+  }
+  if (int rc = run_delete(comm, *it); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  remove_attribute(comm, keyval);
+  return MPI_SUCCESS;
+}
+
+int copy_comm_attributes(Comm& oldcomm, Comm& newcomm) noexcept {
+  try {
+    // A snapshot: a copy callback may change oldcomm's list.
+    const std::vector<Attribute> snapshot = oldcomm.attributes;
+    for (const Attribute& attribute : snapshot) {
+      void* current = nullptr;
+      if (!get_comm_attr(oldcomm, attribute.keyval, &current)) {
+        continue;  // deleted by an earlier callback
+      }
+      const int rc =
+          copy_one(oldcomm, Attribute{attribute.keyval, current}, newcomm);
+      if (rc != MPI_SUCCESS) {
+        delete_comm_attributes(newcomm);  // its errors are secondary
+        return rc;
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    delete_comm_attributes(newcomm);
+    return MPI_ERR_NO_MEM;
+  }
+  return MPI_SUCCESS;
+}
+
+int delete_comm_attributes(Comm& comm) noexcept {
+  int first_error = MPI_SUCCESS;
+  while (!comm.attributes.empty()) {
+    const Attribute last = comm.attributes.back();
+    const int rc = run_delete(comm, last);
+    if (rc != MPI_SUCCESS && first_error == MPI_SUCCESS) {
+      first_error = rc;
+    }
+    remove_attribute(comm, last.keyval);
+  }
+  return first_error;
+}
+
+}  // namespace shmpi::mpi

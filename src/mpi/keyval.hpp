@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Attribute caching on communicators (MPI 4.0 section 7.7): keyvals and the
+// attributes in Comm::attributes. The MPI_Comm_*_attr / *_keyval entry
+// points (mpi/attr_api.cpp) check arguments and call these; communicator
+// creation and destruction call copy_comm_attributes() and
+// delete_comm_attributes().
+//
+// A keyval is an int handle into a table private to keyval.cpp. Each
+// attribute holds a reference on its keyval, and so does the user's handle
+// until MPI_Comm_free_keyval: a keyval freed while attributes still use it
+// keeps its callbacks until the last of them is deleted (MPI 4.0 section
+// 7.7.2), but its handle is no longer accepted by the entry points.
+//
+// Callbacks run without any lock held, so they may call MPI functions,
+// including attribute functions on the same communicator: every loop here
+// works on a snapshot or looks the attribute up again after a callback.
+//
+// Thread safety: the keyval table has its own mutex. The attribute list of
+// one communicator is not locked: as for other changes to one object, the
+// program must not set or delete attributes of the same communicator from
+// two threads at once.
+#pragma once
+
+#include <mpi.h>
+
+#include "mpi/core.hpp"
+
+namespace shmpi::mpi {
+
+// Predefined attribute keys (MPI_TAG_UB .. MPI_LASTUSEDCODE). They are read
+// through MPI_Comm_get_attr; they cannot be set, deleted or freed.
+bool is_predefined_comm_keyval(int keyval) noexcept;
+
+// A keyval the program may use on communicators: created by
+// create_comm_keyval() and not yet freed by the program.
+bool is_comm_keyval(int keyval) noexcept;
+
+// Creates a keyval with the given callbacks (nullptr copy: never copied,
+// like MPI_COMM_NULL_COPY_FN; nullptr delete: nothing to call). Returns
+// MPI_SUCCESS, or MPI_ERR_NO_MEM when the table is full.
+int create_comm_keyval(MPI_Comm_copy_attr_function* copy,
+                       MPI_Comm_delete_attr_function* del, void* extra_state,
+                       int* keyval) noexcept;
+
+// Drops the program's reference (MPI_Comm_free_keyval). Returns
+// MPI_ERR_KEYVAL when is_comm_keyval(keyval) is false.
+int free_comm_keyval(int keyval) noexcept;
+
+// Attaches `value` under `keyval` (a keyval for which is_comm_keyval() is
+// true). An existing value is passed to the delete callback first and is
+// kept if the callback fails; otherwise the attribute counts as set anew
+// (last in the set order). Returns MPI_SUCCESS, the callback's error code,
+// or MPI_ERR_NO_MEM.
+int set_comm_attr(Comm& comm, int keyval, void* value) noexcept;
+
+// The value cached under `keyval`, if any.
+bool get_comm_attr(const Comm& comm, int keyval, void** value) noexcept;
+
+// Runs the delete callback and removes the attribute; an absent attribute
+// is not an error (as in MPICH). Returns MPI_SUCCESS or the callback's
+// error code, in which case the attribute stays.
+int delete_comm_attr(Comm& comm, int keyval) noexcept;
+
+// For MPI_Comm_dup, MPI_Comm_idup and MPI_Comm_dup_with_info, after the new
+// communicator exists (newcomm.handle set) and before the program sees it;
+// newcomm has no attributes yet. Runs each copy callback of oldcomm's
+// attributes in the order they were set (MPI_COMM_NULL_COPY_FN,
+// MPI_COMM_DUP_FN and user functions alike) and attaches the copies whose
+// flag is true. Returns MPI_SUCCESS, MPI_ERR_NO_MEM, or the first failing
+// callback's error code; on failure the copies already attached are
+// deleted again (delete callbacks run) and newcomm has no attribute.
+int copy_comm_attributes(Comm& oldcomm, Comm& newcomm) noexcept;
+
+// For MPI_Comm_free and MPI_Finalize (MPI_COMM_SELF first: MPI 4.0,
+// "Allowing User Functions at Process Termination"): runs the delete callback
+// of every attribute, most recently set first, and removes them all, even when
+// a callback fails (the communicator is going away; MPICH 4.0.2 also carries
+// on). Returns MPI_SUCCESS or the first failing callback's error code.
+int delete_comm_attributes(Comm& comm) noexcept;
+
+}  // namespace shmpi::mpi
