@@ -9,6 +9,7 @@
 
 #include "mpi/comm.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/info.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
@@ -34,7 +35,8 @@ void inherit(const Comm& parent, Comm& child) {
   child.errhandler = parent.errhandler;
 }
 
-int dup_common(Comm* c, MPI_Comm* newcomm, const char* function) {
+int dup_common(Comm* c, const Hints* hints, MPI_Comm* newcomm,
+               const char* function) {
   Comm* fresh = nullptr;
   const char* why = "";
   int rc = c->is_inter ? dup_intercomm(*c, &fresh, &why)
@@ -44,7 +46,7 @@ int dup_common(Comm* c, MPI_Comm* newcomm, const char* function) {
     return fail_static(c, rc, function, why);
   }
   inherit(*c, *fresh);
-  fresh->hints = c->hints;
+  fresh->hints = hints != nullptr ? *hints : c->hints;
   if (int copied = copy_attributes_hook(*c, *fresh); copied != MPI_SUCCESS) {
     destroy_comm(fresh);
     *newcomm = MPI_COMM_NULL;
@@ -64,9 +66,48 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) noexcept {
   if (int rc = check_out(c, newcomm, "MPI_Comm_dup"); rc != MPI_SUCCESS) {
     return rc;
   }
-  return dup_common(c, newcomm, "MPI_Comm_dup");
+  return dup_common(c, nullptr, newcomm, "MPI_Comm_dup");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_dup);
+
+extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info,
+                                       MPI_Comm* newcomm) noexcept {
+  constexpr const char* kFn = "MPI_Comm_dup_with_info";
+  Comm* c = nullptr;
+  if (int rc = check_comm_call(comm, kFn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_out(c, newcomm, kFn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  // The new communicator's hints are the info's, not the parent's (MPI
+  // 4.0 section 7.4.2); only hints shmpi understands are kept.
+  Hints hints;
+  if (int rc = hints_from_info(info, &hints); rc != MPI_SUCCESS) {
+    return fail(c, rc, kFn, "invalid info object");
+  }
+  return dup_common(c, &hints, newcomm, kFn);
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_dup_with_info);
+
+extern "C" int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info,
+                                        MPI_Comm* newcomm,
+                                        MPI_Request* request) noexcept {
+  constexpr const char* kFn = "MPI_Comm_idup_with_info";
+  Comm* c = nullptr;
+  if (int rc = check_comm_call(comm, kFn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (newcomm == nullptr || request == nullptr) {
+    return fail(c, MPI_ERR_ARG, kFn, "NULL argument");
+  }
+  Hints hints;
+  if (int rc = hints_from_info(info, &hints); rc != MPI_SUCCESS) {
+    return fail(c, rc, kFn, "invalid info object");
+  }
+  return idup_common(c, &hints, newcomm, request, kFn);
+}
+SHMPI_PMPI_ALIAS(MPI_Comm_idup_with_info);
 
 extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key,
                                MPI_Comm* newcomm) noexcept {
@@ -115,11 +156,18 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) noexcept {
                 c->name.c_str());
   }
   wait_pending(*c);
-  if (int rc = delete_attributes_hook(*c); rc != MPI_SUCCESS) {
-    return raise_code(c, rc, "MPI_Comm_free");
-  }
+  // A failing delete callback is reported, but the communicator is freed
+  // all the same: its attributes are gone either way, and keeping a
+  // half-freed object would only leak it.
+  const int deleted = delete_attributes_hook(*c);
+  const MPI_Errhandler handler = c->errhandler;
   destroy_comm(c);
   *comm = MPI_COMM_NULL;
+  if (deleted != MPI_SUCCESS) {
+    Comm reporter;  // the freed communicator's handler, for the report
+    reporter.errhandler = handler;
+    return raise_code(&reporter, deleted, "MPI_Comm_free");
+  }
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_free);

@@ -10,19 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Comm_dup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
-                                       MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_dup_with_info");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_dup_with_info);
-
-extern "C" int PMPI_Comm_idup_with_info(MPI_Comm /*comm*/, MPI_Info /*info*/,
-                                        MPI_Comm* /*newcomm*/,
-                                        MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_idup_with_info");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_idup_with_info);
-
 extern "C" int PMPI_Intercomm_create_from_groups(
     MPI_Group /*local_group*/, int /*local_leader*/, MPI_Group /*remote_group*/,
     int /*remote_leader*/, const char* /*stringtag*/, MPI_Info /*info*/,
