@@ -20,8 +20,7 @@
 
 namespace shmpi::scratch {
 
-inline constexpr std::size_t kDirectoryInScratch =
-    segment::kScratchHeaderBytes;
+inline constexpr std::size_t kDirectoryInScratch = segment::kScratchHeaderBytes;
 inline constexpr unsigned kDirectoryEntries = 16384;
 
 struct DirectoryEntry {
