@@ -259,28 +259,22 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   arbiter().set_thread_safe(s.thread_multiple);
 }
 
-namespace {
-int refill_reserve(Comm& parent, const char** why);
-}  // namespace
-
 int split_round(Comm& parent, int color, int key, std::uint32_t tag,
                 SplitResult* out, const char** why) {
   wait_pending(parent);
   if (int rc = attach_or_fail(parent, why); rc != MPI_SUCCESS) {
     return rc;
   }
-  // Splits on a communicator (tag 0) take their ID from the reserve that
-  // dup rounds fill, like MPI_Comm_dup: every member takes the same next
-  // ID, members that do not join give it back. The round then carries only
-  // colors, keys and generations. Rendezvous rounds (create_group) agree
-  // on masks.
-  const bool from_reserve = tag == 0;
-  if (from_reserve) {
-    if (int rc = refill_reserve(parent, why); rc != MPI_SUCCESS) {
-      return rc;
-    }
-  }
+  // A split on a communicator (tag 0) with agreed IDs in reserve takes the
+  // next one, like MPI_Comm_dup: every member takes the same ID, members
+  // that do not join give it back, and the round carries no mask. Without
+  // a reserve the round agrees on masks, members that do not join offering
+  // all ones; when everybody joins it agrees on a batch and keeps the rest
+  // in reserve. Rendezvous rounds (create_group) always agree on masks.
+  const bool from_reserve = tag == 0 && !reserve_empty(parent);
   const bool joins = color != MPI_UNDEFINED;
+  const bool parent_leader =
+      parent.rank == static_cast<int>(parent.shared->leader);
   const contextid::Arbiter::Key akey = arbiter_key(parent, tag);
   contextid::Arbiter& ids = arbiter();
   // The generation this member would give a group it ends up leading.
@@ -290,10 +284,17 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
     mine.color = joins ? color : -1;
     mine.key = key;
     mine.flags = slot_flags::kRealMask | (joins ? slot_flags::kJoins : 0u);
-    mine.want_ids = 1;
     mine.free_ids =
         joins && !from_reserve ? ids.free_count() : contextid::kMaskBits;
+    mine.want_ids =
+        tag == 0 && joins && !from_reserve && mine.free_ids >= kBatchWhileFree
+            ? kDupBatch
+            : 1;
     mine.value[0] = generation;
+    // Generations for IDs that go to the reserve (the parent's leader's).
+    mine.value[1] = tag == 0 && !from_reserve && parent_leader
+                        ? take_generations(kDupBatch)
+                        : 0;
     if (from_reserve) {
       // No mask: the ID comes from the reserve.
     } else if (joins) {
@@ -353,9 +354,13 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
       ::sched_yield();
       continue;
     }
+    unsigned want = kDupBatch;
+    for (int m = 0; m < parent.size; ++m) {
+      want = std::min(want, slot_of(m).want_ids);
+    }
     std::vector<ContextId> agreed = from_reserve
                                         ? std::vector<ContextId>{reserved_id}
-                                        : contextid::agree(masks, 1);
+                                        : contextid::agree(masks, want);
     if (agreed.empty()) {
       if (joins) {
         ids.abandon(akey);
@@ -365,6 +370,14 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
     }
     if (joins && !from_reserve) {
       ids.commit(akey, agreed);
+    }
+    // More than one ID only when every member joined and asked for a
+    // batch: the rest wait in the reserve, allocated on every member.
+    const std::uint64_t first_generation =
+        slot_of(static_cast<int>(parent.shared->leader)).value[1];
+    for (std::size_t i = 1; i < agreed.size(); ++i) {
+      parent.shared->reserve.push_back(
+          detail::Reserved{agreed[i], first_generation + i - 1});
     }
     SplitResult result;
     result.joined = joins;
