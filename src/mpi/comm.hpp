@@ -122,9 +122,10 @@ int merge_offer_round(Comm& local, int high, std::uint32_t tag,
 // `ok` false: abandon, or with `retry` try again).
 void settle_merge(Comm& local, std::uint32_t tag, bool ok, bool retry,
                   contextid::ContextId id);
-// A new intracommunicator over explicit members (merge).
-Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
-                     const std::vector<std::int32_t>& lpids, int rank,
+// A new intracommunicator over explicit members (merge, and the base of
+// make_intracomm and dup); its lowest-slot member names its block.
+Comm* make_comm_from(std::vector<std::uint32_t> slots,
+                     std::vector<std::int32_t> lpids, int rank,
                      contextid::ContextId id, std::uint64_t generation);
 
 // MPI_Comm_create_group's agreement among the members of `lpids` only (in

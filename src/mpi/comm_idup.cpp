@@ -136,24 +136,4 @@ int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
   return MPI_SUCCESS;
 }
 
-int split_intracomm(Comm& parent, int color, int key, Comm** out,
-                    const char** why) {
-  SplitResult result;
-  if (int rc = split_round(parent, color, key, 0, &result, why);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (!result.joined) {
-    *out = nullptr;
-    return MPI_SUCCESS;
-  }
-  Comm* c = make_intracomm(parent, result);
-  if (c == nullptr || c->shared == nullptr) {
-    *why = "out of communicator handles";
-    return MPI_ERR_NO_MEM;
-  }
-  *out = c;
-  return MPI_SUCCESS;
-}
-
 }  // namespace shmpi::mpi

@@ -15,7 +15,7 @@
 
 #include "contextid/context_id.hpp"
 #include "mpi/comm.hpp"
-#include "mpi/lpid_glue.hpp"
+#include "mpi/lpid_table.hpp"
 #include "scratch/directory.hpp"
 #include "segment/layout.hpp"
 #include "segment/wake_word.hpp"
@@ -409,59 +409,47 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
   }
 }
 
-Comm* make_intracomm(const Comm& parent, const SplitResult& result) {
+Comm* make_comm_from(std::vector<std::uint32_t> slots,
+                     std::vector<std::int32_t> lpids, int rank, ContextId id,
+                     std::uint64_t generation) {
   Comm* c = state().comms.create();
   if (c == nullptr) {
     return nullptr;
   }
-  c->context_id = c->recv_context_id = result.id;
-  c->coll_context_id = c->coll_recv_context_id =
-      contextid::collective(result.id);
-  c->size = c->remote_size = static_cast<int>(result.members.size());
-  c->slots.resize(result.members.size());
-  c->lpids.resize(result.members.size());
-  for (std::size_t i = 0; i < result.members.size(); ++i) {
-    const auto p = static_cast<std::size_t>(result.members[i]);
-    c->slots[i] = parent.slots[p];
-    c->lpids[i] = parent.lpids[p];
-    if (result.members[i] == parent.rank) {
-      c->rank = static_cast<int>(i);
-    }
-  }
-  c->shared = new_shared(lowest_slot_rank(parent.slots, result.members),
-                         result.generation);
+  const auto leader = static_cast<std::uint32_t>(
+      std::min_element(slots.begin(), slots.end()) - slots.begin());
+  c->shared = new_shared(leader, generation);
   if (c->shared == nullptr) {
     state().comms.destroy(c);
-    return nullptr;
-  }
-  c->errhandler = parent.errhandler;
-  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
-  return c;
-}
-
-Comm* make_comm_from(const std::vector<std::uint32_t>& slots,
-                     const std::vector<std::int32_t>& lpids, int rank,
-                     ContextId id, std::uint64_t generation) {
-  Comm* c = state().comms.create();
-  if (c == nullptr) {
     return nullptr;
   }
   c->context_id = c->recv_context_id = id;
   c->coll_context_id = c->coll_recv_context_id = contextid::collective(id);
   c->size = c->remote_size = static_cast<int>(slots.size());
   c->rank = rank;
-  c->slots = slots;
-  c->lpids = lpids;
-  std::vector<int> all(slots.size());
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    all[i] = static_cast<int>(i);
-  }
-  c->shared = new_shared(lowest_slot_rank(slots, all), generation);
-  if (c->shared == nullptr) {
-    state().comms.destroy(c);
-    return nullptr;
-  }
+  c->slots = std::move(slots);
+  c->lpids = std::move(lpids);
   c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
+  return c;
+}
+
+Comm* make_intracomm(const Comm& parent, const SplitResult& result) {
+  std::vector<std::uint32_t> slots(result.members.size());
+  std::vector<std::int32_t> lpids(result.members.size());
+  int rank = 0;
+  for (std::size_t i = 0; i < result.members.size(); ++i) {
+    const auto p = static_cast<std::size_t>(result.members[i]);
+    slots[i] = parent.slots[p];
+    lpids[i] = parent.lpids[p];
+    if (result.members[i] == parent.rank) {
+      rank = static_cast<int>(i);
+    }
+  }
+  Comm* c = make_comm_from(std::move(slots), std::move(lpids), rank, result.id,
+                           result.generation);
+  if (c != nullptr) {
+    c->errhandler = parent.errhandler;
+  }
   return c;
 }
 
@@ -530,15 +518,12 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
   static scratch::Directory directory(state().runtime->segment());
   static std::map<std::uint64_t, std::uint64_t> generations;
   static std::mutex generations_mutex;
-  const std::vector<std::uint32_t> slots = slots_of_lpids(lpids);
+  const std::vector<std::uint32_t> slots = slots_of(lpids);
   const std::int32_t me = parent.lpids[static_cast<std::size_t>(parent.rank)];
   const auto index = static_cast<int>(
       std::find(lpids.begin(), lpids.end(), me) - lpids.begin());
-  std::vector<int> all(lpids.size());
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    all[i] = static_cast<int>(i);
-  }
-  const std::uint32_t leader = lowest_slot_rank(slots, all);
+  const auto leader = static_cast<std::uint32_t>(
+      std::min_element(slots.begin(), slots.end()) - slots.begin());
   // The key: who, on which parent, with which tag, and how many times
   // before (the same count on every member).
   std::vector<std::uint64_t> words = {slots[leader], parent.recv_context_id,
@@ -752,25 +737,13 @@ Comm* dup_from_reserve(Comm& parent) {
     shared.reserve.clear();
     shared.reserve_head = 0;
   }
-  Comm* c = state().comms.create();
+  Comm* c = make_comm_from(parent.slots, parent.lpids, parent.rank, next.id,
+                           next.generation);
   if (c == nullptr) {
     arbiter().release(next.id);
     return nullptr;
   }
-  c->context_id = c->recv_context_id = next.id;
-  c->coll_context_id = c->coll_recv_context_id = contextid::collective(next.id);
-  c->rank = parent.rank;
-  c->size = c->remote_size = parent.size;
-  c->slots = parent.slots;
-  c->lpids = parent.lpids;
-  c->shared = new_shared(shared.leader, next.generation);
-  if (c->shared == nullptr) {
-    arbiter().release(next.id);
-    state().comms.destroy(c);
-    return nullptr;
-  }
   c->errhandler = parent.errhandler;
-  c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
   return c;
 }
 
@@ -810,6 +783,26 @@ int dup_intracomm(Comm& parent, Comm** out, const char** why) {
   }
   Comm* c = dup_from_reserve(parent);
   if (c == nullptr) {
+    *why = "out of communicator handles";
+    return MPI_ERR_NO_MEM;
+  }
+  *out = c;
+  return MPI_SUCCESS;
+}
+
+int split_intracomm(Comm& parent, int color, int key, Comm** out,
+                    const char** why) {
+  SplitResult result;
+  if (int rc = split_round(parent, color, key, 0, &result, why);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (!result.joined) {
+    *out = nullptr;
+    return MPI_SUCCESS;
+  }
+  Comm* c = make_intracomm(parent, result);
+  if (c == nullptr || c->shared == nullptr) {
     *why = "out of communicator handles";
     return MPI_ERR_NO_MEM;
   }

@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
+#include "lpid/members.hpp"
 #include "mpi/coll_common.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/detail/pmpi.hpp"
-#include "mpi/lpid_glue.hpp"
+#include "mpi/lpid_table.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
@@ -28,6 +30,9 @@ namespace {
 // creations apart, shifted below zero so that it can never meet the
 // library's own (non-negative) collective tags.
 int leader_tag(int tag) { return INT_MIN + tag; }
+
+// Gpids travel between leaders as bytes.
+static_assert(std::is_trivially_copyable_v<lpid::Gpid>);
 
 struct LeaderHeader {
   std::uint32_t context_id;
@@ -65,7 +70,7 @@ Comm* build_intercomm(const Comm& local_parent, const SplitResult& local,
   c->lpids = lc->lpids;
   c->remote_lpids = remote_lpids;
   c->remote_size = static_cast<int>(remote_lpids.size());
-  c->slots = slots_of_lpids(remote_lpids);
+  c->slots = slots_of(remote_lpids);
   c->local_comm = lc;
   c->handle = reinterpret_cast<MPI_Comm>(c);  // NOLINT: handles are pointers
   return c;
@@ -125,39 +130,38 @@ extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
     return fail_static(lc, rc, kFn, why);
   }
   // 2. Leaders exchange sizes, contexts and gpid arrays (seed 002).
-  std::vector<std::uint64_t> my_gpids = gpids_of_lpids(lc->lpids);
   LeaderHeader mine{local.id, lc->size, 0, 0};
   LeaderHeader theirs{};
-  std::vector<std::uint64_t> remote_gpids;
+  std::vector<lpid::Gpid> remote_gpids;
   if (leader) {
+    // Local gpids first, the remote ones appended: one array for the
+    // duplicate check.
+    std::vector<lpid::Gpid> both = gpids_of(lc->lpids).gpids;
     coll_sendrecv(peer, remote_leader, leader_tag(tag), &mine, sizeof mine,
                   &theirs, sizeof theirs);
     remote_gpids.resize(static_cast<std::size_t>(theirs.size));
-    coll_sendrecv(peer, remote_leader, leader_tag(tag), my_gpids.data(),
-                  my_gpids.size() * sizeof(std::uint64_t), remote_gpids.data(),
-                  remote_gpids.size() * sizeof(std::uint64_t));
+    coll_sendrecv(peer, remote_leader, leader_tag(tag), both.data(),
+                  both.size() * sizeof(lpid::Gpid), remote_gpids.data(),
+                  remote_gpids.size() * sizeof(lpid::Gpid));
     // The groups must be disjoint (MPI 4.0 section 7.6.2).
-    std::vector<std::uint64_t> sorted = my_gpids;
-    std::sort(sorted.begin(), sorted.end());
-    for (std::uint64_t g : remote_gpids) {
-      if (std::binary_search(sorted.begin(), sorted.end(), g)) {
-        theirs.error = 1;
-      }
+    both.insert(both.end(), remote_gpids.begin(), remote_gpids.end());
+    if (lpid::find_duplicate(both)) {
+      theirs.error = 1;
     }
   }
   // 3. The leader tells its group (a broadcast on the local communicator).
   bcast_tree(lc, &theirs, sizeof theirs, local_leader);
   remote_gpids.resize(static_cast<std::size_t>(theirs.size));
-  bcast_tree(lc, remote_gpids.data(),
-             remote_gpids.size() * sizeof(std::uint64_t), local_leader);
+  bcast_tree(lc, remote_gpids.data(), remote_gpids.size() * sizeof(lpid::Gpid),
+             local_leader);
   if (theirs.error != 0) {
     undo_local(local);
     *newintercomm = MPI_COMM_NULL;
     return fail(lc, MPI_ERR_ARG, kFn,
                 "the local and remote groups overlap (a process is in both)");
   }
-  std::vector<std::int32_t> remote_lpids;
-  if (!lpids_of_gpids(remote_gpids, &remote_lpids)) {
+  std::vector<std::int32_t> remote_lpids(remote_gpids.size());
+  if (!to_lpids(remote_gpids, remote_lpids)) {
     undo_local(local);
     *newintercomm = MPI_COMM_NULL;
     return fail(lc, MPI_ERR_INTERN, kFn, "a remote process is unknown");
@@ -344,7 +348,7 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
     settle_merge(*lc, 1, true, false, id);
     std::vector<std::int32_t> lpids;
     std::vector<std::uint32_t> slots;
-    const std::vector<std::uint32_t> local_slots = slots_of_lpids(c->lpids);
+    const std::vector<std::uint32_t> local_slots = slots_of(c->lpids);
     int rank = c->rank;
     if (decision.local_first != 0) {
       lpids = c->lpids;

@@ -73,6 +73,9 @@ mt_fail_at(const char* file, int line, const char* fmt, ...) {
     }                       \
   } while (0)
 
+// MT_CHECK whose message is the condition itself.
+#define MT_ASSERT(cond) MT_CHECK((cond), "check failed: %s", #cond)
+
 // Text of an MPI error code, for failure messages.
 static inline const char* mt_error_string(int code) {
   static char text[MPI_MAX_ERROR_STRING + 32];

@@ -6,14 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CHECK(c)                                                \
-  do {                                                          \
-    if (!(c)) {                                                 \
-      printf("rank %d: FAIL %s line %d\n", rank, #c, __LINE__); \
-      fflush(stdout);                                           \
-      MPI_Abort(MPI_COMM_WORLD, 1);                             \
-    }                                                           \
-  } while (0)
+#include "mpitest.h"
 
 int main(int argc, char** argv) {
   int rank;
@@ -21,34 +14,34 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int free_ids = 0, reserved = 0;
   shmpi_context_ids_free(&free_ids, &reserved);
-  CHECK(free_ids == 2045 && reserved == 0);
+  MT_ASSERT(free_ids == 2045 && reserved == 0);
   char hex[513];
   shmpi_context_mask_hex(hex, sizeof hex);
-  CHECK(strncmp(hex, "fffffff8ffffffff", 16) == 0);
+  MT_ASSERT(strncmp(hex, "fffffff8ffffffff", 16) == 0);
   MPI_Comm dup;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   MPI_Comm_set_name(dup, "the dup");
   shmpi_context_ids_free(&free_ids, &reserved);
   // One round agreed a batch: one ID in use, the rest in reserve.
-  CHECK(free_ids + reserved + 1 == 2045 && reserved >= 0);
+  MT_ASSERT(free_ids + reserved + 1 == 2045 && reserved >= 0);
   MPI_Comm comms[8];
   int ids[8], count = 0;
   shmpi_context_id_holders(comms, ids, 8, &count);
-  CHECK(count == 3);
+  MT_ASSERT(count == 3);
   int found = 0;
   for (int i = 0; i < count; ++i) {
     if (comms[i] == dup) {
       found = 1;
-      CHECK(ids[i] == 496);  // word 0, bit 31: the first ID after init
+      MT_ASSERT(ids[i] == 496);  // word 0, bit 31: the first ID after init
     }
     if (comms[i] == MPI_COMM_WORLD) {
-      CHECK(ids[i] == 0);
+      MT_ASSERT(ids[i] == 0);
     }
   }
-  CHECK(found);
+  MT_ASSERT(found);
   MPI_Comm_free(&dup);
   shmpi_context_id_holders(comms, ids, 8, &count);
-  CHECK(count == 2);
+  MT_ASSERT(count == 2);
   MPI_Finalize();
   return 0;
 }

@@ -11,14 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(c)                                                \
-  do {                                                          \
-    if (!(c)) {                                                 \
-      printf("rank %d: FAIL %s line %d\n", rank, #c, __LINE__); \
-      fflush(stdout);                                           \
-      MPI_Abort(MPI_COMM_WORLD, 1);                             \
-    }                                                           \
-  } while (0)
+#include "mpitest.h"
 
 enum { kMax = 2100 };
 
@@ -41,36 +34,36 @@ int main(int argc, char** argv) {
     ++n;
   }
   MPI_Error_class(rc, &error_class);
-  CHECK(error_class == MPI_ERR_OTHER);
-  CHECK(n == 2045);
+  MT_ASSERT(error_class == MPI_ERR_OTHER);
+  MT_ASSERT(n == 2045);
   MPI_Error_string(rc, text, &length);
-  CHECK(strstr(text, "too many communicators") != NULL);
+  MT_ASSERT(strstr(text, "too many communicators") != NULL);
   int free_ids = -1, reserved = -1;
   shmpi_context_ids_free(&free_ids, &reserved);
-  CHECK(free_ids == 0 && reserved == 0);
+  MT_ASSERT(free_ids == 0 && reserved == 0);
   // Each rank frees a different communicator: one free ID each, disjoint.
   MPI_Comm_free(&mine[rank]);
   MPI_Comm other;
   rc = MPI_Comm_dup(MPI_COMM_WORLD, &other);
   MPI_Error_class(rc, &error_class);
-  CHECK(error_class == MPI_ERR_OTHER);
+  MT_ASSERT(error_class == MPI_ERR_OTHER);
   MPI_Error_string(rc, text, &length);
   // Several members: their free IDs have nothing in common.
-  CHECK(other == MPI_COMM_NULL);
-  CHECK(strstr(text, "disjoint") != NULL);
+  MT_ASSERT(other == MPI_COMM_NULL);
+  MT_ASSERT(strstr(text, "disjoint") != NULL);
   // MPI still works: free everything, create and use again.
   for (int i = 0; i < n; ++i) {
     if (i != rank) {
       MPI_Comm_free(&mine[i]);
     }
   }
-  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &other) == MPI_SUCCESS);
+  MT_ASSERT(MPI_Comm_dup(MPI_COMM_WORLD, &other) == MPI_SUCCESS);
   int sum = 0;
   MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, other);
-  CHECK(sum == size * (size - 1) / 2);
+  MT_ASSERT(sum == size * (size - 1) / 2);
   MPI_Comm_free(&other);
   shmpi_context_ids_free(&free_ids, &reserved);
-  CHECK(free_ids + reserved == 2045);
+  MT_ASSERT(free_ids + reserved == 2045);
   MPI_Finalize();
   return 0;
 }

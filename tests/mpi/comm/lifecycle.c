@@ -6,14 +6,8 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#define CHECK(c)                                                \
-  do {                                                          \
-    if (!(c)) {                                                 \
-      printf("rank %d: FAIL %s line %d\n", rank, #c, __LINE__); \
-      fflush(stdout);                                           \
-      MPI_Abort(MPI_COMM_WORLD, 1);                             \
-    }                                                           \
-  } while (0)
+
+#include "mpitest.h"
 int main(int argc, char** argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
@@ -25,7 +19,7 @@ int main(int argc, char** argv) {
     if (i % 100 == 0) {
       int v = rank, s = 0;
       MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, d);
-      CHECK(s == size * (size - 1) / 2);
+      MT_ASSERT(s == size * (size - 1) / 2);
       MPI_Barrier(d);
     }
     MPI_Comm_free(&d);
@@ -34,20 +28,20 @@ int main(int argc, char** argv) {
   int x = rank, y = -1;
   MPI_Sendrecv(&x, 1, MPI_INT, (rank + 1) % size, 7, &y, 1, MPI_INT,
                (rank + size - 1) % size, 7, d, MPI_STATUS_IGNORE);
-  CHECK(y == (rank + size - 1) % size);
+  MT_ASSERT(y == (rank + size - 1) % size);
   MPI_Comm sp;
   MPI_Comm_split(d, rank % 2, -rank, &sp);
   int sr, ss;
   MPI_Comm_rank(sp, &sr);
   MPI_Comm_size(sp, &ss);
-  CHECK(ss == (size + 1 - rank % 2) / 2);
+  MT_ASSERT(ss == (size + 1 - rank % 2) / 2);
   int all[64];
   MPI_Allgather(&rank, 1, MPI_INT, all, 1, MPI_INT, sp);
-  for (int i = 0; i < ss; ++i) CHECK(all[i] % 2 == rank % 2);
-  for (int i = 1; i < ss; ++i) CHECK(all[i] < all[i - 1]);
+  for (int i = 0; i < ss; ++i) MT_ASSERT(all[i] % 2 == rank % 2);
+  for (int i = 1; i < ss; ++i) MT_ASSERT(all[i] < all[i - 1]);
   MPI_Comm und;
   MPI_Comm_split(d, rank == 0 ? MPI_UNDEFINED : 1, 0, &und);
-  CHECK((rank == 0) == (und == MPI_COMM_NULL));
+  MT_ASSERT((rank == 0) == (und == MPI_COMM_NULL));
   if (und != MPI_COMM_NULL)
     MPI_Comm_free(&und);
   if (size >= 2) {
@@ -57,39 +51,39 @@ int main(int argc, char** argv) {
                          rank % 2 == 0 ? top_odd : top_even, 42, &inter);
     int flag, rs;
     MPI_Comm_test_inter(inter, &flag);
-    CHECK(flag);
+    MT_ASSERT(flag);
     MPI_Comm_remote_size(inter, &rs);
-    CHECK(rs == size / 2 + (rank % 2 == 1 ? size % 2 : 0));
+    MT_ASSERT(rs == size / 2 + (rank % 2 == 1 ? size % 2 : 0));
     int sum = 0;
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, inter);
     int expect = 0;
     for (int r = 0; r < size; ++r)
       if (r % 2 != rank % 2)
         expect += r;
-    CHECK(sum == expect);
+    MT_ASSERT(sum == expect);
     MPI_Barrier(inter);
     if (sr == 0) {
       int v = rank, w;
       MPI_Status st;
       MPI_Sendrecv(&v, 1, MPI_INT, 0, 3, &w, 1, MPI_INT, MPI_ANY_SOURCE, 3,
                    inter, &st);
-      CHECK(st.MPI_SOURCE == 0);
+      MT_ASSERT(st.MPI_SOURCE == 0);
     }
     MPI_Comm merged;
     MPI_Intercomm_merge(inter, rank % 2, &merged);
     int mr, ms;
     MPI_Comm_rank(merged, &mr);
     MPI_Comm_size(merged, &ms);
-    CHECK(ms == size);
+    MT_ASSERT(ms == size);
     int t = 0;
     MPI_Allreduce(&mr, &t, 1, MPI_INT, MPI_SUM, merged);
-    CHECK(t == size * (size - 1) / 2);
+    MT_ASSERT(t == size * (size - 1) / 2);
     if (rank % 2 == 0)
-      CHECK(mr < (size + 1) / 2);
+      MT_ASSERT(mr < (size + 1) / 2);
     MPI_Comm d2;
     MPI_Comm_dup(inter, &d2);
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, d2);
-    CHECK(sum == expect);
+    MT_ASSERT(sum == expect);
     MPI_Comm s2;
     MPI_Comm_split(inter, sr % 2, 0, &s2);
     if (s2 != MPI_COMM_NULL) {
@@ -118,8 +112,8 @@ int main(int argc, char** argv) {
       break;
     }
   }
-  CHECK(n >= 2000 && n <= 2045);
-  CHECK(dup_error_class == MPI_ERR_OTHER);
+  MT_ASSERT(n >= 2000 && n <= 2045);
+  MT_ASSERT(dup_error_class == MPI_ERR_OTHER);
   for (int i = 0; i < n; ++i) MPI_Comm_free(&many[i]);
   MPI_Comm_dup(MPI_COMM_WORLD, &d);
   MPI_Comm_free(&d);

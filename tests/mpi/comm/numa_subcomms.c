@@ -9,14 +9,7 @@
 #include <shmpi.h>
 #include <stdio.h>
 
-#define CHECK(c)                                                \
-  do {                                                          \
-    if (!(c)) {                                                 \
-      printf("rank %d: FAIL %s line %d\n", rank, #c, __LINE__); \
-      fflush(stdout);                                           \
-      MPI_Abort(MPI_COMM_WORLD, 1);                             \
-    }                                                           \
-  } while (0)
+#include "mpitest.h"
 
 int main(int argc, char** argv) {
   int rank, size;
@@ -30,26 +23,26 @@ int main(int argc, char** argv) {
   for (int pass = 0; pass < 2; ++pass) {
     MPI_Comm parent = pass == 0 ? MPI_COMM_WORLD : dup;
     MPI_Comm intra, inter;
-    CHECK(shmpi_comm_numa_subcomms(parent, &intra, &inter) == MPI_SUCCESS);
+    MT_ASSERT(shmpi_comm_numa_subcomms(parent, &intra, &inter) == MPI_SUCCESS);
     // Asking again gives the same communicators.
     MPI_Comm intra2, inter2;
     shmpi_comm_numa_subcomms(parent, &intra2, &inter2);
-    CHECK(intra == intra2 && inter == inter2);
+    MT_ASSERT(intra == intra2 && inter == inter2);
     // The node's members, and node leaders: counted across the world.
     int node_size = 0, is_leader = inter != MPI_COMM_NULL;
     MPI_Comm_size(intra, &node_size);
     int intra_rank = -1;
     MPI_Comm_rank(intra, &intra_rank);
-    CHECK(is_leader == (intra_rank == 0));
+    MT_ASSERT(is_leader == (intra_rank == 0));
     int leaders = 0, members = 0;
     MPI_Allreduce(&is_leader, &leaders, 1, MPI_INT, MPI_SUM, parent);
     int mine = intra_rank == 0 ? node_size : 0;
     MPI_Allreduce(&mine, &members, 1, MPI_INT, MPI_SUM, parent);
-    CHECK(members == size);
+    MT_ASSERT(members == size);
     if (is_leader) {
       int inter_size = 0;
       MPI_Comm_size(inter, &inter_size);
-      CHECK(inter_size == leaders);
+      MT_ASSERT(inter_size == leaders);
       MPI_Barrier(inter);
     }
     // Same tag on parent and intranode: each message stays on its own.
@@ -62,16 +55,16 @@ int main(int argc, char** argv) {
       int x = rank, y = -1;
       MPI_Sendrecv(&x, 1, MPI_INT, right, 5, &y, 1, MPI_INT, left, 5, intra,
                    MPI_STATUS_IGNORE);
-      CHECK(y >= 0 && y < 1000);  // the intranode message, not a parent one
+      MT_ASSERT(y >= 0 && y < 1000);  // the intranode message, not a parent one
       MPI_Send(&a, 1, MPI_INT, (rank + 1) % size, 5, parent);
       MPI_Wait(&req, MPI_STATUS_IGNORE);
-      CHECK(b >= 1000);
+      MT_ASSERT(b >= 1000);
     }
     MPI_Barrier(intra);
   }
   int free_after = 0, reserved_after = 0;
   shmpi_context_ids_free(&free_after, &reserved_after);
-  CHECK(free_after == free_before && reserved_after == reserved_before);
+  MT_ASSERT(free_after == free_before && reserved_after == reserved_before);
   MPI_Comm_free(&dup);
   MPI_Finalize();
   return 0;

@@ -7,14 +7,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#define CHECK(c)                                                \
-  do {                                                          \
-    if (!(c)) {                                                 \
-      printf("rank %d: FAIL %s line %d\n", rank, #c, __LINE__); \
-      fflush(stdout);                                           \
-      MPI_Abort(MPI_COMM_WORLD, 1);                             \
-    }                                                           \
-  } while (0)
+#include "mpitest.h"
 
 enum { kMax = 2100 };
 
@@ -31,18 +24,18 @@ int main(int argc, char** argv) {
     while (n < kMax && MPI_Comm_dup(MPI_COMM_SELF, &mine[n]) == MPI_SUCCESS) {
       ++n;
     }
-    CHECK(n > 0 && n < kMax);
+    MT_ASSERT(n > 0 && n < kMax);
   }
   MPI_Comm part;
-  CHECK(MPI_Comm_split(MPI_COMM_WORLD, out ? MPI_UNDEFINED : 0, rank,
-                       &part) == MPI_SUCCESS);
-  CHECK(out == (part == MPI_COMM_NULL));
+  MT_ASSERT(MPI_Comm_split(MPI_COMM_WORLD, out ? MPI_UNDEFINED : 0, rank,
+                           &part) == MPI_SUCCESS);
+  MT_ASSERT(out == (part == MPI_COMM_NULL));
   if (!out) {
     int part_size = 0, sum = 0;
     MPI_Comm_size(part, &part_size);
-    CHECK(part_size == size - 1);
+    MT_ASSERT(part_size == size - 1);
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, part);
-    CHECK(sum == (size - 1) * (size - 2) / 2);
+    MT_ASSERT(sum == (size - 1) * (size - 2) / 2);
     MPI_Comm_free(&part);
   }
   for (int i = 0; i < n; ++i) {
