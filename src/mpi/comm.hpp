@@ -154,11 +154,6 @@ using Hints = std::vector<std::pair<std::string, std::string>>;
 int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
                 MPI_Request* request, const char* function);
 
-// Attribute caching (keyval.cpp) as seen by communicator creation and
-// destruction: copy callbacks on dup, delete callbacks on free.
-int copy_attributes_hook(Comm& oldcomm, Comm& newcomm) noexcept;
-int delete_attributes_hook(Comm& comm) noexcept;
-
 // Waits until no nonblocking creation is running on `comm`.
 void wait_pending(Comm& comm);
 

@@ -10,6 +10,7 @@
 #include "mpi/comm.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/info.hpp"
+#include "mpi/keyval.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
@@ -47,7 +48,7 @@ int dup_common(Comm* c, const Hints* hints, MPI_Comm* newcomm,
   }
   inherit(*c, *fresh);
   fresh->hints = hints != nullptr ? *hints : c->hints;
-  if (int copied = copy_attributes_hook(*c, *fresh); copied != MPI_SUCCESS) {
+  if (int copied = copy_comm_attributes(*c, *fresh); copied != MPI_SUCCESS) {
     destroy_comm(fresh);
     *newcomm = MPI_COMM_NULL;
     return raise_code(c, copied, function);
@@ -159,7 +160,7 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) noexcept {
   // A failing delete callback is reported, but the communicator is freed
   // all the same: its attributes are gone either way, and keeping a
   // half-freed object would only leak it.
-  const int deleted = delete_attributes_hook(*c);
+  const int deleted = delete_comm_attributes(*c);
   const MPI_Errhandler handler = c->errhandler;
   destroy_comm(c);
   *comm = MPI_COMM_NULL;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "mpi/comm.hpp"
+#include "mpi/keyval.hpp"
 #include "mpi/p2p_common.hpp"
 
 namespace shmpi::mpi {
@@ -40,7 +41,7 @@ struct IdupTask {
     }
     fresh->errhandler = parent->errhandler;
     fresh->hints = keep_hints ? parent->hints : hints;
-    if (int rc = copy_attributes_hook(*parent, *fresh); rc != MPI_SUCCESS) {
+    if (int rc = copy_comm_attributes(*parent, *fresh); rc != MPI_SUCCESS) {
       destroy_comm(fresh);
       return rc;
     }
@@ -107,7 +108,7 @@ int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
     if (rc == MPI_SUCCESS) {
       fresh->errhandler = parent->errhandler;
       fresh->hints = hints != nullptr ? *hints : parent->hints;
-      rc = copy_attributes_hook(*parent, *fresh);
+      rc = copy_comm_attributes(*parent, *fresh);
       if (rc != MPI_SUCCESS) {
         destroy_comm(fresh);
       } else {
