@@ -154,6 +154,13 @@ using Hints = std::vector<std::pair<std::string, std::string>>;
 int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
                 MPI_Request* request, const char* function);
 
+// The rest of a dup once the new communicator exists: the parent's error
+// handler, the hints (nullptr: the parent's), the attributes' copy
+// callbacks; then *newcomm. On a callback error the new communicator is
+// destroyed and the error code returned.
+int finish_dup(Comm& parent, Comm* fresh, const Hints* hints,
+               MPI_Comm* newcomm);
+
 // Waits until no nonblocking creation is running on `comm`.
 void wait_pending(Comm& comm);
 

@@ -46,18 +46,32 @@ int dup_common(Comm* c, const Hints* hints, MPI_Comm* newcomm,
     *newcomm = MPI_COMM_NULL;
     return fail_static(c, rc, function, why);
   }
-  inherit(*c, *fresh);
-  fresh->hints = hints != nullptr ? *hints : c->hints;
-  if (int copied = copy_comm_attributes(*c, *fresh); copied != MPI_SUCCESS) {
-    destroy_comm(fresh);
+  if (int copied = finish_dup(*c, fresh, hints, newcomm);
+      copied != MPI_SUCCESS) {
     *newcomm = MPI_COMM_NULL;
     return raise_code(c, copied, function);
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+namespace shmpi::mpi {
+
+int finish_dup(Comm& parent, Comm* fresh, const Hints* hints,
+               MPI_Comm* newcomm) {
+  fresh->errhandler = parent.errhandler;
+  fresh->hints = hints != nullptr ? *hints : parent.hints;
+  if (int copied = copy_comm_attributes(parent, *fresh);
+      copied != MPI_SUCCESS) {
+    destroy_comm(fresh);
+    return copied;
   }
   *newcomm = fresh->handle;
   return MPI_SUCCESS;
 }
 
-}  // namespace
+}  // namespace shmpi::mpi
 
 extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) noexcept {
   Comm* c = nullptr;

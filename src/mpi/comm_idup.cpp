@@ -8,7 +8,6 @@
 #include <memory>
 
 #include "mpi/comm.hpp"
-#include "mpi/keyval.hpp"
 #include "mpi/p2p_common.hpp"
 
 namespace shmpi::mpi {
@@ -34,19 +33,12 @@ struct IdupTask {
     request->complete.store(true, std::memory_order_release);
   }
 
-  int finish_dup() {
+  int take_from_reserve() {
     Comm* fresh = dup_from_reserve(*parent);
-    if (fresh == nullptr || fresh->shared == nullptr) {
+    if (fresh == nullptr) {
       return MPI_ERR_NO_MEM;
     }
-    fresh->errhandler = parent->errhandler;
-    fresh->hints = keep_hints ? parent->hints : hints;
-    if (int rc = copy_comm_attributes(*parent, *fresh); rc != MPI_SUCCESS) {
-      destroy_comm(fresh);
-      return rc;
-    }
-    *newcomm = fresh->handle;
-    return MPI_SUCCESS;
+    return finish_dup(*parent, fresh, keep_hints ? nullptr : &hints, newcomm);
   }
 
   // One progress step; true once the request is complete.
@@ -56,7 +48,7 @@ struct IdupTask {
     }
     if (!round) {
       if (!reserve_empty(*parent)) {
-        complete(finish_dup());
+        complete(take_from_reserve());
         return true;
       }
       const char* why = "";
@@ -81,7 +73,7 @@ struct IdupTask {
       return false;
     }
     round.reset();
-    complete(outcome == DupRound::Outcome::kDone ? finish_dup()
+    complete(outcome == DupRound::Outcome::kDone ? take_from_reserve()
                                                  : outcome_class(outcome));
     return true;
   }
@@ -106,14 +98,7 @@ int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
     const char* why = "";
     int rc = dup_intercomm(*parent, &fresh, &why);
     if (rc == MPI_SUCCESS) {
-      fresh->errhandler = parent->errhandler;
-      fresh->hints = hints != nullptr ? *hints : parent->hints;
-      rc = copy_comm_attributes(*parent, *fresh);
-      if (rc != MPI_SUCCESS) {
-        destroy_comm(fresh);
-      } else {
-        *newcomm = fresh->handle;
-      }
+      rc = finish_dup(*parent, fresh, hints, newcomm);
     }
     r->status = p2p::Status{};
     r->status.error = rc;
