@@ -6,15 +6,17 @@
 //   fake_rank ACTION[:ARG][@RANK]...
 //
 // Actions run in order; one with @RANK runs on that rank only.
-//   init           state = kRunning (release)
-//   finalize       state = kFinalized (release)
-//   abort:C        MPI_Abort with code C: code, rank, flag (release), message,
-//   exit C ignore-term    ignore SIGTERM from now on await-running  wait until
-//   every rank of the job is in kRunning or later wait-abort     sleep on the
-//   own wake word until the abort flag is up,
-//                  print "rank R woken: abort_rank=A", exit 0
-//   exit:N         exit with N
-//   print:TEXT     print TEXT and a newline to stdout
+//
+//   init            state = kRunning (release)
+//   finalize        state = kFinalized (release)
+//   abort:C         MPI_Abort with code C: message, then code, rank and
+//                   flag (release), then exit C
+//   ignore-term     ignore SIGTERM from now on
+//   await-running   wait until every rank of the job is in kRunning or later
+//   wait-abort      sleep on the own wake word until the abort flag is up,
+//                   print "rank R woken: abort_rank=A", exit 0
+//   exit:N          exit with N
+//   print:TEXT      print TEXT and a newline to stdout
 #include <signal.h>
 #include <unistd.h>
 
@@ -77,15 +79,17 @@ int main(int argc, char** argv) {
       info.state.store(static_cast<std::uint32_t>(RankState::kFinalized),
                        std::memory_order_release);
     } else if (action == "abort") {
+      // The message goes out before the flag, as in MPI_Abort: once the flag
+      // is up a woken rank may exit and the launcher kills this one.
       int code = std::atoi(arg.c_str());
-      header.abort_code.store(code, std::memory_order_relaxed);
-      header.abort_rank.store(rank, std::memory_order_relaxed);
-      header.abort_flag.store(1, std::memory_order_release);
       std::fprintf(stderr,
                    "shmpi: rank %d called MPI_Abort(MPI_COMM_WORLD, %d) with "
                    "error code %d\n",
                    rank, code, code);
       std::fflush(stderr);
+      header.abort_code.store(code, std::memory_order_relaxed);
+      header.abort_rank.store(rank, std::memory_order_relaxed);
+      header.abort_flag.store(1, std::memory_order_release);
       std::_Exit(code);
     } else if (action == "ignore-term") {
       ::signal(SIGTERM, SIG_IGN);
