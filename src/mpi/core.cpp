@@ -167,6 +167,25 @@ int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
   return MPI_SUCCESS;
 }
 
+int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
+                   const char* function) noexcept {
+  const datatype::BasicType* basic = nullptr;
+  if (int rc = check_type(comm, type, &basic, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  out->handle = type;
+  out->element = basic;
+  out->element_count = 1;
+  out->packed = static_cast<std::size_t>(basic->extent);
+  out->extent = basic->extent;
+  out->true_lb = 0;
+  out->map = nullptr;
+  return MPI_SUCCESS;
+}
+
+void retain_type(const TypeArg& /*type*/) noexcept {}
+void release_type(const TypeArg& /*type*/) noexcept {}
+
 int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
                  const char* function) noexcept {
   if (buffer == nullptr && count > 0) [[unlikely]] {

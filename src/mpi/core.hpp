@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
 #include "mpi/handle_arena.hpp"
 #include "p2p/request.hpp"
@@ -133,6 +134,39 @@ int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
                const char* function) noexcept;
 int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
                  const char* function) noexcept;
+
+// A checked datatype argument: what protocols, collectives and reductions
+// need to know about a predefined or derived datatype. Data travels in its
+// packed form: `packed` bytes per element, a predefined element taking its
+// extent (the pair types' padding included) so that predefined types stay
+// contiguous on both sides.
+struct TypeArg {
+  MPI_Datatype handle = MPI_DATATYPE_NULL;
+  // Reductions: the one predefined type every element is made of, and how
+  // many of it an element holds; nullptr when the type mixes several.
+  const datatype::BasicType* element = nullptr;
+  std::size_t element_count = 1;
+  std::size_t packed = 0;    // packed bytes per element
+  std::int64_t extent = 0;   // stride between elements in a user buffer
+  std::int64_t true_lb = 0;  // first byte of element 0, from the buffer
+  const datatype::TypeMap* map = nullptr;  // nullptr: elements contiguous
+
+  // Where `count` elements at `buffer` are, for pack()/unpack().
+  datatype::Layout layout(const void* buffer, std::size_t count) const {
+    return datatype::Layout{
+        static_cast<std::byte*>(const_cast<void*>(buffer)) + true_lb,
+        count * packed, map};
+  }
+  std::size_t bytes(std::size_t count) const { return count * packed; }
+};
+// The datatype checks every communication call makes (MPI_ERR_TYPE for a
+// null, invalid, or not committed handle).
+int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
+                   const char* function) noexcept;
+// A nonblocking operation keeps the datatypes it uses alive (MPI allows
+// freeing them while it runs); no-ops for predefined types.
+void retain_type(const TypeArg& type) noexcept;
+void release_type(const TypeArg& type) noexcept;
 int check_dest(Comm* comm, int rank,
                const char* function) noexcept;  // rank or PROC_NULL
 int check_source(Comm* comm, int rank,

@@ -18,8 +18,8 @@ int check_common(const void* buf, MPI_Count count, MPI_Datatype type,
   if (int rc = check_count(op->comm, count, function); rc != MPI_SUCCESS) {
     return rc;
   }
-  const datatype::BasicType* basic = nullptr;
-  if (int rc = check_type(op->comm, type, &basic, function);
+  TypeArg arg;
+  if (int rc = check_datatype(op->comm, type, &arg, function);
       rc != MPI_SUCCESS) {
     return rc;
   }
@@ -27,12 +27,7 @@ int check_common(const void* buf, MPI_Count count, MPI_Datatype type,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  // Predefined types travel as count * extent bytes (the pair types'
-  // padding included), so they stay contiguous on both sides.
-  op->layout.base = static_cast<std::byte*>(const_cast<void*>(buf));
-  op->layout.bytes =
-      static_cast<std::size_t>(count) * static_cast<std::size_t>(basic->extent);
-  op->layout.map = nullptr;
+  op->layout = arg.layout(buf, static_cast<std::size_t>(count));
   return MPI_SUCCESS;
 }
 
