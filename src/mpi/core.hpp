@@ -14,6 +14,7 @@
 
 #include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
+#include "datatype/reduce_ops.hpp"
 #include "mpi/handle_arena.hpp"
 #include "p2p/request.hpp"
 #include "runtime/runtime.hpp"
@@ -167,6 +168,26 @@ int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
 // freeing them while it runs); no-ops for predefined types.
 void retain_type(const TypeArg& type) noexcept;
 void release_type(const TypeArg& type) noexcept;
+
+struct UserOp;  // MPI_Op_create's operation (mpi/op.cpp)
+
+// A checked reduction operation for a given datatype.
+struct OpArg {
+  MPI_Op handle = MPI_OP_NULL;
+  datatype::OpKind kind = datatype::OpKind::kInvalid;  // predefined ops
+  const UserOp* user = nullptr;  // MPI_Op_create's; kind is then kInvalid
+  bool commutative = true;
+};
+// MPI_ERR_OP for a null or invalid handle, for MPI_REPLACE / MPI_NO_OP, and
+// for a predefined op the datatype's elements do not support.
+int check_op(Comm* comm, MPI_Op op, const TypeArg& type, OpArg* out,
+             const char* function) noexcept;
+// inout = in op inout for `count` elements of `type`, both in packed form.
+// A user function is called as the standard says: (in, inout, len, type).
+void apply_op(const OpArg& op, const TypeArg& type, const void* in, void* inout,
+              std::size_t count);
+void retain_op(const OpArg& op) noexcept;
+void release_op(const OpArg& op) noexcept;
 int check_dest(Comm* comm, int rank,
                const char* function) noexcept;  // rank or PROC_NULL
 int check_source(Comm* comm, int rank,
