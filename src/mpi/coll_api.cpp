@@ -1,26 +1,144 @@
 // SPDX-License-Identifier: MIT
-// First, simple collectives: barrier on the world block of the scratch
-// area, binomial-tree broadcast and reduction over point-to-point messages
-// on the communicator's collective context (Z bit), so they never match
-// user traffic. The collectives issue replaces these with scratch-area
-// algorithms.
+// The collective entry points: argument checks in the standard's order,
+// then the algorithm of src/coll as a coroutine, run to the end here
+// (blocking forms) or from the progress engine (nonblocking forms, one
+// request each). Collectives on one communicator run in the order they
+// were called, with MPI_Comm_idup in the same queue (tickets).
+//
+// Intercommunicators: barrier, bcast, reduce, allreduce and allgather, in
+// blocking form, through the groups' leaders (point-to-point); the others
+// report MPI_ERR_UNSUPPORTED_OPERATION.
 #include <mpi.h>
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
-#include "datatype/reduce_ops.hpp"
+#include "coll/intra.hpp"
+#include "coll/rounds.hpp"
+#include "coll/task.hpp"
 #include "mpi/coll_common.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/p2p_common.hpp"
+#include "p2p/engine.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
-using namespace shmpi::mpi::coll;
+namespace algo = shmpi::coll;       // the scratch-block algorithms
+namespace tree = shmpi::mpi::coll;  // point-to-point between leaders
 
 namespace {
+
+using datatype::Layout;
+
+// What a running collective keeps alive besides its coroutine frame.
+struct Holds {
+  std::vector<TypeArg> types;
+  OpArg op;
+  bool has_op = false;
+  void retain() {
+    for (const TypeArg& t : types) {
+      retain_type(t);
+    }
+    if (has_op) {
+      retain_op(op);
+    }
+  }
+  void release() {
+    for (const TypeArg& t : types) {
+      release_type(t);
+    }
+    if (has_op) {
+      release_op(op);
+    }
+  }
+};
+
+struct Pending {
+  Comm* comm;
+  std::uint64_t ticket;
+  p2p::Request* request;
+  algo::Run run;
+  algo::Task task;
+  Holds holds;
+  bool attached = false;
+
+  bool step() {
+    detail::CommShared& shared = *comm->shared;
+    // Acquire: the previous operation's effects on the block are ours.
+    if (shared.serving.load(std::memory_order_acquire) != ticket) {
+      return false;
+    }
+    if (!attached) {
+      const char* why = "";
+      const int rc = attach_block(*comm, false, &why);
+      if (rc == MPI_ERR_PENDING) {
+        return false;  // the lowest member has not made the block yet
+      }
+      if (rc != MPI_SUCCESS) {
+        finish(rc);
+        return true;
+      }
+      attached = true;
+      task.bind(run);
+    }
+    if (!algo::step(task, run)) {
+      return false;
+    }
+    finish(run.error);
+    return true;
+  }
+
+  void finish(int error) {
+    holds.release();
+    request->status = p2p::Status{};
+    request->status.error = error;
+    comm->shared->pending.fetch_sub(1, std::memory_order_relaxed);
+    // Release: the next queued operation on this communicator may run.
+    comm->shared->serving.fetch_add(1, std::memory_order_release);
+    // Release: the results before the completion flag.
+    request->complete.store(true, std::memory_order_release);
+  }
+};
+
+// Runs `task` on `c`: to the end now (request == nullptr) or as a
+// nonblocking request.
+int run(Comm* c, algo::Task task, Holds holds, MPI_Request* request,
+        const char* function) {
+  if (request == nullptr) {
+    wait_pending(*c);
+    const char* why = "";
+    if (int rc = attach_block(*c, true, &why); rc != MPI_SUCCESS) {
+      return fail(c, rc, function, "%s", why);
+    }
+    algo::Run state_of_run;
+    task.bind(state_of_run);
+    state().engine->wait_until([&] { return algo::step(task, state_of_run); });
+    if (state_of_run.error != 0) {
+      return fail(c, state_of_run.error, function, "collective failed");
+    }
+    return MPI_SUCCESS;
+  }
+  p2p::Request* r = new_request(c, function);
+  if (r == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  r->kind = p2p::RequestKind::kSend;
+  r->peer = MPI_PROC_NULL;
+  r->comm = c;
+  *request = to_handle(r);
+  auto pending = std::make_shared<Pending>(
+      Pending{c, c->shared->next_ticket++, r, algo::Run{}, std::move(task),
+              std::move(holds), false});
+  pending->holds.retain();
+  c->shared->pending.fetch_add(1, std::memory_order_relaxed);
+  if (!pending->step()) {
+    state().engine->add_task([pending] { return pending->step(); });
+  }
+  return MPI_SUCCESS;
+}
 
 int check_coll(MPI_Comm comm, const char* function, Comm** out) {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
@@ -29,8 +147,11 @@ int check_coll(MPI_Comm comm, const char* function, Comm** out) {
   return check_comm(comm, out, function);
 }
 
-// Intracommunicator: a rank. Intercommunicator: MPI_ROOT, MPI_PROC_NULL
-// or a rank of the remote group.
+int unsupported_inter(Comm* c, const char* function) {
+  return fail(c, MPI_ERR_UNSUPPORTED_OPERATION, function,
+              "not supported on an intercommunicator by shmpi");
+}
+
 int check_root(Comm* c, int root, const char* function) {
   const bool valid = c->is_inter ? (root == MPI_ROOT || root == MPI_PROC_NULL ||
                                     (root >= 0 && root < c->remote_size))
@@ -42,274 +163,1074 @@ int check_root(Comm* c, int root, const char* function) {
   return MPI_SUCCESS;
 }
 
-int check_reduce_args(Comm* c, const void* sendbuf, void* recvbuf, int count,
-                      MPI_Datatype datatype, MPI_Op op, bool needs_recvbuf,
-                      const datatype::BasicType** type, datatype::OpKind* kind,
-                      const char* function) {
+// (buffer, count, datatype): the checks and the layout.
+int check_data(Comm* c, const void* buffer, MPI_Count count, MPI_Datatype type,
+               TypeArg* arg, const char* function) {
   if (int rc = check_count(c, count, function); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_type(c, datatype, type, function); rc != MPI_SUCCESS) {
+  if (int rc = check_datatype(c, type, arg, function); rc != MPI_SUCCESS) {
     return rc;
   }
-  *kind = datatype::op_from_handle(reinterpret_cast<std::uintptr_t>(op));
-  if (*kind == datatype::OpKind::kInvalid) {
-    return fail(c, MPI_ERR_OP, function, "invalid reduction operation %p",
-                static_cast<void*>(op));
+  return check_buffer(c, buffer, count, function);
+}
+
+int check_counts(Comm* c, const int* counts, int n, const char* what,
+                 const char* function) {
+  if (counts == nullptr && n > 0) {
+    return fail(c, MPI_ERR_ARG, function, "%s is NULL", what);
   }
-  if (datatype::check_op_type(*kind, **type) != MPI_SUCCESS) {
-    return fail(c, MPI_ERR_OP, function, "%s is not defined for %s",
-                datatype::op_name(*kind), (*type)->name);
-  }
-  if (sendbuf != MPI_IN_PLACE) {
-    if (int rc = check_buffer(c, sendbuf, count, function); rc != MPI_SUCCESS) {
-      return rc;
-    }
-  }
-  if (needs_recvbuf) {
-    if (int rc = check_buffer(c, recvbuf, count, function); rc != MPI_SUCCESS) {
-      return rc;
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] < 0) {
+      return fail(c, MPI_ERR_COUNT, function, "%s[%d] = %d is negative", what,
+                  i, counts[i]);
     }
   }
   return MPI_SUCCESS;
 }
 
-}  // namespace
+int check_in_place(Comm* c, const void* buffer, const char* function) {
+  if (buffer == MPI_IN_PLACE) {
+    return fail(c, MPI_ERR_BUFFER, function,
+                "MPI_IN_PLACE is not valid for this buffer");
+  }
+  return MPI_SUCCESS;
+}
 
-extern "C" int PMPI_Barrier(MPI_Comm comm) noexcept {
+Layout layout(const TypeArg& type, const void* buffer, MPI_Count count) {
+  return type.layout(buffer, static_cast<std::size_t>(count));
+}
+
+// Block i of a v-collective: counts[i] elements at displs[i] extents.
+Layout block(const TypeArg& type, const void* buffer, int count, int displ) {
+  return type.layout(static_cast<const std::byte*>(buffer) +
+                         static_cast<std::ptrdiff_t>(displ) * type.extent,
+                     static_cast<std::size_t>(count));
+}
+
+int size_mismatch(Comm* c, std::size_t sent, std::size_t expected,
+                  const char* function) {
+  return fail(c, MPI_ERR_TRUNCATE, function,
+              "%zu bytes sent per process but %zu expected", sent, expected);
+}
+
+// ---- the operations, shared by blocking (request == nullptr) and
+// nonblocking forms ----
+
+int do_barrier(MPI_Comm comm, MPI_Request* request, const char* fn) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, "MPI_Barrier", &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (c == &state().world) {
-    state().runtime->world_barrier();
-  } else if (c->is_inter) {
+  if (c->is_inter) {
+    if (request != nullptr) {
+      return unsupported_inter(c, fn);
+    }
     // Everyone local has arrived, the leaders swap, the leader releases
     // its group: nobody leaves before both groups have entered.
     block_barrier(*c->local_comm);
     if (c->rank == 0) {
       char token = 0;
       char other = 0;
-      coll_sendrecv(c, 0, kBarrierTag, &token, 1, &other, 1);
+      tree::coll_sendrecv(c, 0, tree::kBarrierTag, &token, 1, &other, 1);
     }
     block_barrier(*c->local_comm);
-  } else {
-    block_barrier(*c);
+    return MPI_SUCCESS;
   }
-  return MPI_SUCCESS;
+  if (request == nullptr && c == &state().world) {
+    state().runtime->world_barrier();
+    return MPI_SUCCESS;
+  }
+  return run(c, algo::barrier(*c), Holds{}, request, fn);
 }
-SHMPI_PMPI_ALIAS(MPI_Barrier);
 
-extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype,
-                          int root, MPI_Comm comm) noexcept {
+int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
+             MPI_Comm comm, MPI_Request* request, const char* fn) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, "MPI_Bcast", &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_count(c, count, "MPI_Bcast"); rc != MPI_SUCCESS) {
+  TypeArg type;
+  if (int rc = check_data(c, buffer, count, datatype, &type, fn);
+      rc != MPI_SUCCESS) {
     return rc;
   }
-  const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(c, datatype, &type, "MPI_Bcast"); rc != MPI_SUCCESS) {
+  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_buffer(c, buffer, count, "MPI_Bcast"); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_root(c, root, "MPI_Bcast"); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  const std::size_t bytes =
-      static_cast<std::size_t>(count) * static_cast<std::size_t>(type->extent);
+  const Layout data = layout(type, buffer, count);
   if (c->is_inter) {
+    if (request != nullptr || type.map != nullptr) {
+      return unsupported_inter(c, fn);
+    }
     // The root sends to the remote group's rank 0, which broadcasts there.
     if (root == MPI_ROOT) {
-      coll_send(c, 0, kBcastTag, buffer, bytes);
+      tree::coll_send(c, 0, tree::kBcastTag, data.base, data.bytes);
     } else if (root != MPI_PROC_NULL) {
       if (c->rank == 0) {
-        coll_recv(c, root, kBcastTag, buffer, bytes);
+        tree::coll_recv(c, root, tree::kBcastTag, data.base, data.bytes);
       }
-      bcast_tree(c->local_comm, buffer, bytes, 0);
+      tree::bcast_tree(c->local_comm, data.base, data.bytes, 0);
     }
     return MPI_SUCCESS;
   }
-  bcast_tree(c, buffer, bytes, root);
-  return MPI_SUCCESS;
+  return run(c, algo::bcast(*c, data, root), Holds{{type}, {}, false}, request,
+             fn);
 }
-SHMPI_PMPI_ALIAS(MPI_Bcast);
 
-extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count,
-                           MPI_Datatype datatype, MPI_Op op, int root,
-                           MPI_Comm comm) noexcept {
-  Comm* c = nullptr;
-  if (int rc = check_coll(comm, "MPI_Reduce", &c); rc != MPI_SUCCESS) {
+int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
+                    MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                    bool needs_recvbuf, TypeArg* type, OpArg* oparg,
+                    const char* fn) {
+  if (int rc = check_count(c, count, fn); rc != MPI_SUCCESS) {
     return rc;
   }
-  const datatype::BasicType* type = nullptr;
-  datatype::OpKind kind{};
-  if (int rc = check_root(c, root, "MPI_Reduce"); rc != MPI_SUCCESS) {
+  if (int rc = check_datatype(c, datatype, type, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_op(c, op, *type, oparg, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (oparg->user != nullptr && type->packed > algo::kBulk) {
+    return fail(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                "user operations on datatypes over %zu bytes per element",
+                algo::kBulk);
+  }
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = check_buffer(c, sendbuf, count, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  if (needs_recvbuf) {
+    if (int rc = check_buffer(c, recvbuf, count, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+// The predefined-type reduction the intercommunicator paths still use.
+bool simple_reduction(const TypeArg& type, const OpArg& op) {
+  return type.map == nullptr && op.user == nullptr && type.element != nullptr &&
+         type.element_count == 1;
+}
+
+int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
+              MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+              MPI_Request* request, const char* fn) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
     return rc;
   }
   const bool receives = c->is_inter ? root == MPI_ROOT : c->rank == root;
-  if (int rc = check_reduce_args(c, sendbuf, recvbuf, count, datatype, op,
-                                 receives, &type, &kind, "MPI_Reduce");
+  TypeArg type;
+  OpArg oparg;
+  if (int rc = check_reduction(c, sendbuf, recvbuf, count, datatype, op,
+                               receives, &type, &oparg, fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
   if (c->is_inter) {
-    const std::size_t bytes = static_cast<std::size_t>(count) *
-                              static_cast<std::size_t>(type->extent);
+    if (request != nullptr || !simple_reduction(type, oparg)) {
+      return unsupported_inter(c, fn);
+    }
+    const std::size_t bytes = type.bytes(static_cast<std::size_t>(count));
     if (root == MPI_ROOT) {
-      coll_recv(c, 0, kReduceTag, recvbuf, bytes);
+      tree::coll_recv(c, 0, tree::kReduceTag, recvbuf, bytes);
     } else if (root != MPI_PROC_NULL) {
       std::vector<std::byte> accumulator(bytes);
       if (bytes != 0) {
         std::memcpy(accumulator.data(), sendbuf, bytes);
       }
-      reduce_tree(c->local_comm, accumulator.data(),
-                  static_cast<std::size_t>(count), *type, kind, 0);
+      tree::reduce_tree(c->local_comm, accumulator.data(),
+                        static_cast<std::size_t>(count), *type.element,
+                        oparg.kind, 0);
       if (c->rank == 0) {
-        coll_send(c, root, kReduceTag, accumulator.data(), bytes);
+        tree::coll_send(c, root, tree::kReduceTag, accumulator.data(), bytes);
       }
     }
     return MPI_SUCCESS;
   }
   if (sendbuf == MPI_IN_PLACE && c->rank != root) {
-    return fail(c, MPI_ERR_BUFFER, "MPI_Reduce",
+    return fail(c, MPI_ERR_BUFFER, fn,
                 "MPI_IN_PLACE is only valid at the root");
   }
-  const std::size_t bytes =
-      static_cast<std::size_t>(count) * static_cast<std::size_t>(type->extent);
-  std::vector<std::byte> accumulator(bytes);
-  if (bytes != 0) {
-    std::memcpy(accumulator.data(), sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
-                bytes);
-  }
-  reduce_tree(c, accumulator.data(), static_cast<std::size_t>(count), *type,
-              kind, root);
-  if (c->rank == root && bytes != 0) {
-    std::memcpy(recvbuf, accumulator.data(), bytes);
-  }
-  return MPI_SUCCESS;
+  const Layout recv = layout(type, recvbuf, c->rank == root ? count : 0);
+  const Layout send =
+      sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
+  return run(c,
+             algo::reduce(*c, send, recv, type, oparg,
+                          static_cast<std::size_t>(count), root),
+             Holds{{type}, oparg, true}, request, fn);
 }
-SHMPI_PMPI_ALIAS(MPI_Reduce);
 
-extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
-                              MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm) noexcept {
+int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 MPI_Request* request, const char* fn) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, "MPI_Allreduce", &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  const datatype::BasicType* type = nullptr;
-  datatype::OpKind kind{};
-  if (int rc = check_reduce_args(c, sendbuf, recvbuf, count, datatype, op, true,
-                                 &type, &kind, "MPI_Allreduce");
+  TypeArg type;
+  OpArg oparg;
+  if (int rc = check_reduction(c, sendbuf, recvbuf, count, datatype, op, true,
+                               &type, &oparg, fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
-  const std::size_t bytes =
-      static_cast<std::size_t>(count) * static_cast<std::size_t>(type->extent);
+  const Layout recv = layout(type, recvbuf, count);
   if (c->is_inter) {
     if (sendbuf == MPI_IN_PLACE) {
-      return fail(c, MPI_ERR_BUFFER, "MPI_Allreduce",
-                  "MPI_IN_PLACE is not valid on an intercommunicator");
+      return check_in_place(c, sendbuf, fn);
+    }
+    if (request != nullptr || !simple_reduction(type, oparg)) {
+      return unsupported_inter(c, fn);
     }
     // Each group reduces to its leader; the leaders swap; each group gets
     // the other group's result.
+    const std::size_t bytes = recv.bytes;
     std::vector<std::byte> accumulator(bytes);
     if (bytes != 0) {
       std::memcpy(accumulator.data(), sendbuf, bytes);
     }
-    reduce_tree(c->local_comm, accumulator.data(),
-                static_cast<std::size_t>(count), *type, kind, 0);
+    tree::reduce_tree(c->local_comm, accumulator.data(),
+                      static_cast<std::size_t>(count), *type.element,
+                      oparg.kind, 0);
     if (c->rank == 0) {
-      coll_sendrecv(c, 0, kReduceTag, accumulator.data(), bytes, recvbuf,
-                    bytes);
+      tree::coll_sendrecv(c, 0, tree::kReduceTag, accumulator.data(), bytes,
+                          recvbuf, bytes);
     }
-    bcast_tree(c->local_comm, recvbuf, bytes, 0);
+    tree::bcast_tree(c->local_comm, recvbuf, bytes, 0);
     return MPI_SUCCESS;
   }
-  if (sendbuf != MPI_IN_PLACE && bytes != 0) {
-    std::memcpy(recvbuf, sendbuf, bytes);
+  const Layout send =
+      sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
+  return run(c,
+             algo::allreduce(*c, send, recv, type, oparg,
+                             static_cast<std::size_t>(count)),
+             Holds{{type}, oparg, true}, request, fn);
+}
+
+int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+              void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+              int root, MPI_Comm comm, MPI_Request* request, const char* fn) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
   }
-  // Reduce to rank 0, then broadcast: every rank gets the same bits.
-  reduce_tree(c, recvbuf, static_cast<std::size_t>(count), *type, kind, 0);
-  bcast_tree(c, recvbuf, bytes, 0);
-  return MPI_SUCCESS;
+  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return unsupported_inter(c, fn);
+  }
+  const bool is_root = c->rank == root;
+  const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
+  if (!is_root && sendbuf == MPI_IN_PLACE) {
+    return check_in_place(c, sendbuf, fn);
+  }
+  TypeArg stype;
+  TypeArg rtype;
+  if (!in_place) {
+    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  Layout recv{};
+  if (is_root) {
+    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    recv = layout(rtype, recvbuf, recvcount * c->size);
+    const std::size_t each = rtype.bytes(static_cast<std::size_t>(recvcount));
+    if (!in_place && stype.bytes(static_cast<std::size_t>(sendcount)) != each) {
+      return size_mismatch(c, stype.bytes(static_cast<std::size_t>(sendcount)),
+                           each, fn);
+    }
+  }
+  const Layout send =
+      in_place
+          ? Layout{nullptr, rtype.bytes(static_cast<std::size_t>(recvcount)),
+                   nullptr}
+          : layout(stype, sendbuf, sendcount);
+  return run(c, algo::gather(*c, send, recv, root, in_place),
+             Holds{{stype, rtype}, {}, false}, request, fn);
+}
+
+int do_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+               void* recvbuf, const int* recvcounts, const int* displs,
+               MPI_Datatype recvtype, int root, MPI_Comm comm,
+               MPI_Request* request, const char* fn) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return unsupported_inter(c, fn);
+  }
+  const bool is_root = c->rank == root;
+  const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
+  if (!is_root && sendbuf == MPI_IN_PLACE) {
+    return check_in_place(c, sendbuf, fn);
+  }
+  TypeArg stype;
+  TypeArg rtype;
+  if (!in_place) {
+    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  std::vector<Layout> blocks;
+  if (is_root) {
+    if (int rc = check_counts(c, recvcounts, c->size, "recvcounts", fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (displs == nullptr) {
+      return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
+    }
+    if (int rc = check_datatype(c, recvtype, &rtype, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    for (int m = 0; m < c->size; ++m) {
+      blocks.push_back(block(rtype, recvbuf, recvcounts[m], displs[m]));
+    }
+    const std::size_t mine = blocks[static_cast<std::size_t>(root)].bytes;
+    if (!in_place && stype.bytes(static_cast<std::size_t>(sendcount)) != mine) {
+      return size_mismatch(c, stype.bytes(static_cast<std::size_t>(sendcount)),
+                           mine, fn);
+    }
+  }
+  const Layout send = in_place ? Layout{} : layout(stype, sendbuf, sendcount);
+  return run(c, algo::gatherv(*c, send, std::move(blocks), root, in_place),
+             Holds{{stype, rtype}, {}, false}, request, fn);
+}
+
+int do_scatter(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               int root, MPI_Comm comm, MPI_Request* request, const char* fn) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return unsupported_inter(c, fn);
+  }
+  const bool is_root = c->rank == root;
+  const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
+  if (!is_root && recvbuf == MPI_IN_PLACE) {
+    return check_in_place(c, recvbuf, fn);
+  }
+  TypeArg stype;
+  TypeArg rtype;
+  Layout send{};
+  std::size_t each = 0;
+  if (is_root) {
+    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    send = layout(stype, sendbuf, sendcount * c->size);
+    each = stype.bytes(static_cast<std::size_t>(sendcount));
+  }
+  Layout recv{nullptr, each, nullptr};
+  if (!in_place) {
+    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    recv = layout(rtype, recvbuf, recvcount);
+    if (is_root && recv.bytes != each) {
+      return size_mismatch(c, each, recv.bytes, fn);
+    }
+  }
+  return run(c, algo::scatter(*c, send, recv, root, in_place),
+             Holds{{stype, rtype}, {}, false}, request, fn);
+}
+
+int do_scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
+                MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Request* request, const char* fn) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return unsupported_inter(c, fn);
+  }
+  const bool is_root = c->rank == root;
+  const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
+  if (!is_root && recvbuf == MPI_IN_PLACE) {
+    return check_in_place(c, recvbuf, fn);
+  }
+  TypeArg stype;
+  TypeArg rtype;
+  std::vector<Layout> blocks;
+  if (is_root) {
+    if (int rc = check_counts(c, sendcounts, c->size, "sendcounts", fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (displs == nullptr) {
+      return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
+    }
+    if (int rc = check_datatype(c, sendtype, &stype, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    for (int m = 0; m < c->size; ++m) {
+      blocks.push_back(block(stype, sendbuf, sendcounts[m], displs[m]));
+    }
+  }
+  Layout recv{};
+  if (!in_place) {
+    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    recv = layout(rtype, recvbuf, recvcount);
+    if (is_root && recv.bytes != blocks[static_cast<std::size_t>(root)].bytes) {
+      return size_mismatch(c, blocks[static_cast<std::size_t>(root)].bytes,
+                           recv.bytes, fn);
+    }
+  }
+  return run(c, algo::scatterv(*c, std::move(blocks), recv, root, in_place),
+             Holds{{stype, rtype}, {}, false}, request, fn);
+}
+
+int do_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void* recvbuf, const int* recvcounts, const int* displs,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
+                  const char* fn, bool uniform, int recvcount) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  TypeArg stype;
+  TypeArg rtype;
+  if (!in_place) {
+    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  if (uniform) {
+    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  } else {
+    if (int rc = check_counts(c, recvcounts, c->remote_size, "recvcounts", fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (displs == nullptr) {
+      return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
+    }
+    if (int rc = check_datatype(c, recvtype, &rtype, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  if (c->is_inter) {
+    if (in_place) {
+      return check_in_place(c, sendbuf, fn);
+    }
+    if (!uniform || request != nullptr || stype.map != nullptr ||
+        rtype.map != nullptr) {
+      return unsupported_inter(c, fn);
+    }
+    // Each group gathers at its leader, the leaders swap, each leader
+    // broadcasts the other group's blocks.
+    const std::size_t send_bytes =
+        stype.bytes(static_cast<std::size_t>(sendcount));
+    const std::size_t block_bytes =
+        rtype.bytes(static_cast<std::size_t>(recvcount));
+    std::vector<std::byte> mine(send_bytes * static_cast<std::size_t>(c->size));
+    tree::gather_linear(c->local_comm, sendbuf, mine.data(), send_bytes, 0);
+    const std::size_t remote_bytes =
+        block_bytes * static_cast<std::size_t>(c->remote_size);
+    if (c->rank == 0) {
+      tree::coll_sendrecv(c, 0, tree::kGatherTag, mine.data(), mine.size(),
+                          recvbuf, remote_bytes);
+    }
+    tree::bcast_tree(c->local_comm, recvbuf, remote_bytes, 0);
+    return MPI_SUCCESS;
+  }
+  std::vector<Layout> blocks;
+  for (int m = 0; m < c->size; ++m) {
+    blocks.push_back(uniform ? block(rtype, recvbuf, recvcount, m * recvcount)
+                             : block(rtype, recvbuf, recvcounts[m], displs[m]));
+  }
+  const Layout& own = blocks[static_cast<std::size_t>(c->rank)];
+  if (!in_place &&
+      stype.bytes(static_cast<std::size_t>(sendcount)) != own.bytes) {
+    return size_mismatch(c, stype.bytes(static_cast<std::size_t>(sendcount)),
+                         own.bytes, fn);
+  }
+  const Layout send = in_place ? own : layout(stype, sendbuf, sendcount);
+  return run(c, algo::allgatherv(*c, send, std::move(blocks), in_place),
+             Holds{{stype, rtype}, {}, false}, request, fn);
+}
+
+// Alltoall, alltoallv and alltoallw: per-peer counts, displacements
+// (elements of the type for v, bytes for w) and types.
+struct AlltoallArgs {
+  const void* sendbuf;
+  const int* sendcounts;
+  const int* sdispls;
+  const MPI_Datatype* sendtypes;
+  void* recvbuf;
+  const int* recvcounts;
+  const int* rdispls;
+  const MPI_Datatype* recvtypes;
+  bool byte_displs;  // alltoallw
+};
+
+int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
+                    const char* fn) {
+  const int n = c->size;
+  const bool in_place = a.sendbuf == MPI_IN_PLACE;
+  Holds holds;
+  std::vector<Layout> sends(static_cast<std::size_t>(n));
+  std::vector<Layout> recvs(static_cast<std::size_t>(n));
+  auto place = [&](const TypeArg& t, const void* buf, int count, int displ) {
+    if (!a.byte_displs) {
+      return block(t, buf, count, displ);
+    }
+    return t.layout(static_cast<const std::byte*>(buf) + displ,
+                    static_cast<std::size_t>(count));
+  };
+  for (int side = 0; side < 2; ++side) {
+    const bool is_send = side == 0;
+    if (is_send && in_place) {
+      continue;
+    }
+    const int* counts = is_send ? a.sendcounts : a.recvcounts;
+    const int* displs = is_send ? a.sdispls : a.rdispls;
+    const MPI_Datatype* types = is_send ? a.sendtypes : a.recvtypes;
+    const void* buf = is_send ? a.sendbuf : a.recvbuf;
+    if (int rc = check_counts(c, counts, n,
+                              is_send ? "sendcounts" : "recvcounts", fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (displs == nullptr || types == nullptr) {
+      return fail(c, MPI_ERR_ARG, fn, "displacements or types are NULL");
+    }
+    for (int j = 0; j < n; ++j) {
+      TypeArg t;
+      if (int rc = check_datatype(c, types[j], &t, fn); rc != MPI_SUCCESS) {
+        return rc;
+      }
+      if (counts[j] > 0 && buf == nullptr) {
+        return check_buffer(c, buf, counts[j], fn);
+      }
+      (is_send ? sends : recvs)[static_cast<std::size_t>(j)] =
+          place(t, buf, counts[j], displs[j]);
+      holds.types.push_back(t);
+    }
+  }
+  if (in_place) {
+    // Sent with the receive arguments, from where the data comes back to:
+    // every round packs a piece before it unpacks the same piece's reply.
+    sends = recvs;
+  }
+  if (sends[static_cast<std::size_t>(c->rank)].bytes !=
+      recvs[static_cast<std::size_t>(c->rank)].bytes) {
+    return size_mismatch(c, sends[static_cast<std::size_t>(c->rank)].bytes,
+                         recvs[static_cast<std::size_t>(c->rank)].bytes, fn);
+  }
+  return run(c, algo::alltoallv(*c, std::move(sends), std::move(recvs)),
+             std::move(holds), request, fn);
+}
+
+int do_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                MPI_Comm comm, MPI_Request* request, const char* fn) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return unsupported_inter(c, fn);
+  }
+  const auto n = static_cast<std::size_t>(c->size);
+  std::vector<int> scounts(n, sendcount);
+  std::vector<int> rcounts(n, recvcount);
+  std::vector<int> sdispls(n);
+  std::vector<int> rdispls(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    sdispls[j] = static_cast<int>(j) * sendcount;
+    rdispls[j] = static_cast<int>(j) * recvcount;
+  }
+  std::vector<MPI_Datatype> stypes(n, sendtype);
+  std::vector<MPI_Datatype> rtypes(n, recvtype);
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = check_count(c, sendcount, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  if (int rc = check_count(c, recvcount, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  return do_alltoall_any(c,
+                         AlltoallArgs{sendbuf, scounts.data(), sdispls.data(),
+                                      stypes.data(), recvbuf, rcounts.data(),
+                                      rdispls.data(), rtypes.data(), false},
+                         request, fn);
+}
+
+int do_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                 MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                 const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                 MPI_Request* request, const char* fn) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return unsupported_inter(c, fn);
+  }
+  const auto n = static_cast<std::size_t>(c->size);
+  std::vector<MPI_Datatype> stypes(n, sendtype);
+  std::vector<MPI_Datatype> rtypes(n, recvtype);
+  return do_alltoall_any(
+      c,
+      AlltoallArgs{sendbuf, sendcounts, sdispls, stypes.data(), recvbuf,
+                   recvcounts, rdispls, rtypes.data(), false},
+      request, fn);
+}
+
+int do_alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls,
+                 const MPI_Datatype* sendtypes, void* recvbuf,
+                 const int* recvcounts, const int* rdispls,
+                 const MPI_Datatype* recvtypes, MPI_Comm comm,
+                 MPI_Request* request, const char* fn) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return unsupported_inter(c, fn);
+  }
+  return do_alltoall_any(
+      c,
+      AlltoallArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                   rdispls, recvtypes, true},
+      request, fn);
+}
+
+int do_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts,
+                      int uniform_count, MPI_Datatype datatype, MPI_Op op,
+                      MPI_Comm comm, MPI_Request* request, const char* fn) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return unsupported_inter(c, fn);
+  }
+  const auto n = static_cast<std::size_t>(c->size);
+  std::vector<std::size_t> counts(n);
+  if (recvcounts != nullptr || uniform_count < 0) {
+    if (int rc = check_counts(c, recvcounts, c->size, "recvcounts", fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      counts[j] = static_cast<std::size_t>(recvcounts[j]);
+    }
+  } else {
+    if (int rc = check_count(c, uniform_count, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    std::fill(counts.begin(), counts.end(),
+              static_cast<std::size_t>(uniform_count));
+  }
+  std::size_t total = 0;
+  for (std::size_t j : counts) {
+    total += j;
+  }
+  const std::size_t mine = counts[static_cast<std::size_t>(c->rank)];
+  TypeArg type;
+  OpArg oparg;
+  if (int rc = check_count(c, static_cast<MPI_Count>(total), fn);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_datatype(c, datatype, &type, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_op(c, op, type, &oparg, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = check_buffer(c, sendbuf, static_cast<MPI_Count>(total), fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  if (int rc = check_buffer(c, recvbuf, static_cast<MPI_Count>(mine), fn);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const Layout recv = layout(type, recvbuf, static_cast<MPI_Count>(mine));
+  const Layout send = layout(type, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+                             static_cast<MPI_Count>(total));
+  return run(
+      c, algo::reduce_scatter(*c, send, recv, type, oparg, std::move(counts)),
+      Holds{{type}, oparg, true}, request, fn);
+}
+
+int do_scan(const void* sendbuf, void* recvbuf, MPI_Count count,
+            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+            MPI_Request* request, const char* fn, bool exclusive) {
+  Comm* c = nullptr;
+  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return fail(c, MPI_ERR_COMM, fn, "not defined on an intercommunicator");
+  }
+  TypeArg type;
+  OpArg oparg;
+  if (int rc = check_reduction(c, sendbuf, recvbuf, count, datatype, op, true,
+                               &type, &oparg, fn);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const Layout recv = layout(type, recvbuf, count);
+  const Layout send =
+      sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
+  return run(c,
+             algo::scan(*c, send, recv, type, oparg,
+                        static_cast<std::size_t>(count), exclusive),
+             Holds{{type}, oparg, true}, request, fn);
+}
+
+}  // namespace
+
+// ---- entry points ----
+
+extern "C" int PMPI_Barrier(MPI_Comm comm) noexcept {
+  return do_barrier(comm, nullptr, "MPI_Barrier");
+}
+SHMPI_PMPI_ALIAS(MPI_Barrier);
+
+extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) noexcept {
+  if (request == nullptr) {
+    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Ibarrier", "request is NULL");
+  }
+  return do_barrier(comm, request, "MPI_Ibarrier");
+}
+SHMPI_PMPI_ALIAS(MPI_Ibarrier);
+
+extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype,
+                          int root, MPI_Comm comm) noexcept {
+  return do_bcast(buffer, count, datatype, root, comm, nullptr, "MPI_Bcast");
+}
+SHMPI_PMPI_ALIAS(MPI_Bcast);
+
+extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype,
+                           int root, MPI_Comm comm,
+                           MPI_Request* request) noexcept {
+  return do_bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
+}
+SHMPI_PMPI_ALIAS(MPI_Ibcast);
+
+extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op, int root,
+                           MPI_Comm comm) noexcept {
+  return do_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, nullptr,
+                   "MPI_Reduce");
+}
+SHMPI_PMPI_ALIAS(MPI_Reduce);
+
+extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, int root,
+                            MPI_Comm comm, MPI_Request* request) noexcept {
+  return do_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request,
+                   "MPI_Ireduce");
+}
+SHMPI_PMPI_ALIAS(MPI_Ireduce);
+
+extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm) noexcept {
+  return do_allreduce(sendbuf, recvbuf, count, datatype, op, comm, nullptr,
+                      "MPI_Allreduce");
 }
 SHMPI_PMPI_ALIAS(MPI_Allreduce);
+
+extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request* request) noexcept {
+  return do_allreduce(sendbuf, recvbuf, count, datatype, op, comm, request,
+                      "MPI_Iallreduce");
+}
+SHMPI_PMPI_ALIAS(MPI_Iallreduce);
+
+extern "C" int PMPI_Gather(const void* sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root,
+                           MPI_Comm comm) noexcept {
+  return do_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, nullptr, "MPI_Gather");
+}
+SHMPI_PMPI_ALIAS(MPI_Gather);
+
+extern "C" int PMPI_Igather(const void* sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Request* request) noexcept {
+  return do_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                   root, comm, request, "MPI_Igather");
+}
+SHMPI_PMPI_ALIAS(MPI_Igather);
+
+extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void* recvbuf,
+                            const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, int root,
+                            MPI_Comm comm) noexcept {
+  return do_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, root, comm, nullptr, "MPI_Gatherv");
+}
+SHMPI_PMPI_ALIAS(MPI_Gatherv);
+
+extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void* recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request* request) noexcept {
+  return do_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                    recvtype, root, comm, request, "MPI_Igatherv");
+}
+SHMPI_PMPI_ALIAS(MPI_Igatherv);
+
+extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root,
+                            MPI_Comm comm) noexcept {
+  return do_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    root, comm, nullptr, "MPI_Scatter");
+}
+SHMPI_PMPI_ALIAS(MPI_Scatter);
+
+extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void* recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request* request) noexcept {
+  return do_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    root, comm, request, "MPI_Iscatter");
+}
+SHMPI_PMPI_ALIAS(MPI_Iscatter);
+
+extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[],
+                             const int displs[], MPI_Datatype sendtype,
+                             void* recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int root,
+                             MPI_Comm comm) noexcept {
+  return do_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                     recvtype, root, comm, nullptr, "MPI_Scatterv");
+}
+SHMPI_PMPI_ALIAS(MPI_Scatterv);
+
+extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[],
+                              const int displs[], MPI_Datatype sendtype,
+                              void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request* request) noexcept {
+  return do_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                     recvtype, root, comm, request, "MPI_Iscatterv");
+}
+SHMPI_PMPI_ALIAS(MPI_Iscatterv);
 
 extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount,
                               MPI_Datatype sendtype, void* recvbuf,
                               int recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm) noexcept {
-  constexpr const char* kFn = "MPI_Allgather";
-  Comm* c = nullptr;
-  if (int rc = check_coll(comm, kFn, &c); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  const datatype::BasicType* rtype = nullptr;
-  if (int rc = check_count(c, recvcount, kFn); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_type(c, recvtype, &rtype, kFn); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  const std::size_t block = static_cast<std::size_t>(recvcount) *
-                            static_cast<std::size_t>(rtype->extent);
-  const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (in_place && c->is_inter) {
-    return fail(c, MPI_ERR_BUFFER, kFn,
-                "MPI_IN_PLACE is not valid on an intercommunicator");
-  }
-  std::size_t send_bytes = block;
-  if (!in_place) {
-    const datatype::BasicType* stype = nullptr;
-    if (int rc = check_count(c, sendcount, kFn); rc != MPI_SUCCESS) {
-      return rc;
-    }
-    if (int rc = check_type(c, sendtype, &stype, kFn); rc != MPI_SUCCESS) {
-      return rc;
-    }
-    if (int rc = check_buffer(c, sendbuf, sendcount, kFn); rc != MPI_SUCCESS) {
-      return rc;
-    }
-    send_bytes = static_cast<std::size_t>(sendcount) *
-                 static_cast<std::size_t>(stype->extent);
-  }
-  if (int rc = check_buffer(c, recvbuf, recvcount, kFn); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (c->is_inter) {
-    // Each group sends its own block size, which is what the other group
-    // receives per process.
-    Comm* local = c->local_comm;
-    std::vector<std::byte> mine(send_bytes * static_cast<std::size_t>(c->size));
-    gather_linear(local, sendbuf, mine.data(), send_bytes, 0);
-    const std::size_t remote_bytes =
-        block * static_cast<std::size_t>(c->remote_size);
-    if (c->rank == 0) {
-      coll_sendrecv(c, 0, kGatherTag, mine.data(), mine.size(), recvbuf,
-                    remote_bytes);
-    }
-    bcast_tree(local, recvbuf, remote_bytes, 0);
-    return MPI_SUCCESS;
-  }
-  if (send_bytes != block) {
-    return fail(c, MPI_ERR_TRUNCATE, kFn,
-                "%zu bytes sent per process but %zu expected", send_bytes,
-                block);
-  }
-  auto* out = static_cast<std::byte*>(recvbuf);
-  const void* my_block =
-      in_place ? out + static_cast<std::size_t>(c->rank) * block : sendbuf;
-  std::vector<std::byte> all(block * static_cast<std::size_t>(c->size));
-  gather_linear(c, my_block, all.data(), block, 0);
-  if (c->rank == 0 && !all.empty()) {
-    std::memcpy(out, all.data(), all.size());
-  }
-  bcast_tree(c, out, all.size(), 0);
-  return MPI_SUCCESS;
+  return do_allgatherv(sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr,
+                       recvtype, comm, nullptr, "MPI_Allgather", true,
+                       recvcount);
 }
 SHMPI_PMPI_ALIAS(MPI_Allgather);
+
+extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request* request) noexcept {
+  return do_allgatherv(sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr,
+                       recvtype, comm, request, "MPI_Iallgather", true,
+                       recvcount);
+}
+SHMPI_PMPI_ALIAS(MPI_Iallgather);
+
+extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void* recvbuf,
+                               const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype, MPI_Comm comm) noexcept {
+  return do_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                       displs, recvtype, comm, nullptr, "MPI_Allgatherv", false,
+                       0);
+}
+SHMPI_PMPI_ALIAS(MPI_Allgatherv);
+
+extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request* request) noexcept {
+  return do_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                       displs, recvtype, comm, request, "MPI_Iallgatherv",
+                       false, 0);
+}
+SHMPI_PMPI_ALIAS(MPI_Iallgatherv);
+
+extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void* recvbuf,
+                             int recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm) noexcept {
+  return do_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                     comm, nullptr, "MPI_Alltoall");
+}
+SHMPI_PMPI_ALIAS(MPI_Alltoall);
+
+extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void* recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request* request) noexcept {
+  return do_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                     comm, request, "MPI_Ialltoall");
+}
+SHMPI_PMPI_ALIAS(MPI_Ialltoall);
+
+extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[],
+                              const int sdispls[], MPI_Datatype sendtype,
+                              void* recvbuf, const int recvcounts[],
+                              const int rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm) noexcept {
+  return do_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                      recvcounts, rdispls, recvtype, comm, nullptr,
+                      "MPI_Alltoallv");
+}
+SHMPI_PMPI_ALIAS(MPI_Alltoallv);
+
+extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[],
+                               const int sdispls[], MPI_Datatype sendtype,
+                               void* recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request* request) noexcept {
+  return do_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                      recvcounts, rdispls, recvtype, comm, request,
+                      "MPI_Ialltoallv");
+}
+SHMPI_PMPI_ALIAS(MPI_Ialltoallv);
+
+extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[],
+                              const int sdispls[],
+                              const MPI_Datatype sendtypes[], void* recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[],
+                              MPI_Comm comm) noexcept {
+  return do_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                      recvcounts, rdispls, recvtypes, comm, nullptr,
+                      "MPI_Alltoallw");
+}
+SHMPI_PMPI_ALIAS(MPI_Alltoallw);
+
+extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[],
+                               const int sdispls[],
+                               const MPI_Datatype sendtypes[], void* recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request* request) noexcept {
+  return do_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                      recvcounts, rdispls, recvtypes, comm, request,
+                      "MPI_Ialltoallw");
+}
+SHMPI_PMPI_ALIAS(MPI_Ialltoallw);
+
+extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf,
+                                   const int recvcounts[],
+                                   MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm) noexcept {
+  return do_reduce_scatter(sendbuf, recvbuf, recvcounts, -1, datatype, op, comm,
+                           nullptr, "MPI_Reduce_scatter");
+}
+SHMPI_PMPI_ALIAS(MPI_Reduce_scatter);
+
+extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf,
+                                    const int recvcounts[],
+                                    MPI_Datatype datatype, MPI_Op op,
+                                    MPI_Comm comm,
+                                    MPI_Request* request) noexcept {
+  return do_reduce_scatter(sendbuf, recvbuf, recvcounts, -1, datatype, op, comm,
+                           request, "MPI_Ireduce_scatter");
+}
+SHMPI_PMPI_ALIAS(MPI_Ireduce_scatter);
+
+extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf,
+                                         int recvcount, MPI_Datatype datatype,
+                                         MPI_Op op, MPI_Comm comm) noexcept {
+  return do_reduce_scatter(sendbuf, recvbuf, nullptr, recvcount, datatype, op,
+                           comm, nullptr, "MPI_Reduce_scatter_block");
+}
+SHMPI_PMPI_ALIAS(MPI_Reduce_scatter_block);
+
+extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf,
+                                          int recvcount, MPI_Datatype datatype,
+                                          MPI_Op op, MPI_Comm comm,
+                                          MPI_Request* request) noexcept {
+  return do_reduce_scatter(sendbuf, recvbuf, nullptr, recvcount, datatype, op,
+                           comm, request, "MPI_Ireduce_scatter_block");
+}
+SHMPI_PMPI_ALIAS(MPI_Ireduce_scatter_block);
+
+extern "C" int PMPI_Scan(const void* sendbuf, void* recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm) noexcept {
+  return do_scan(sendbuf, recvbuf, count, datatype, op, comm, nullptr,
+                 "MPI_Scan", false);
+}
+SHMPI_PMPI_ALIAS(MPI_Scan);
+
+extern "C" int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                          MPI_Request* request) noexcept {
+  return do_scan(sendbuf, recvbuf, count, datatype, op, comm, request,
+                 "MPI_Iscan", false);
+}
+SHMPI_PMPI_ALIAS(MPI_Iscan);
+
+extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op,
+                           MPI_Comm comm) noexcept {
+  return do_scan(sendbuf, recvbuf, count, datatype, op, comm, nullptr,
+                 "MPI_Exscan", true);
+}
+SHMPI_PMPI_ALIAS(MPI_Exscan);
+
+extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                            MPI_Request* request) noexcept {
+  return do_scan(sendbuf, recvbuf, count, datatype, op, comm, request,
+                 "MPI_Iexscan", true);
+}
+SHMPI_PMPI_ALIAS(MPI_Iexscan);

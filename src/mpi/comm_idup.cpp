@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "coll/rounds.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/p2p_common.hpp"
 
@@ -58,6 +59,9 @@ struct IdupTask {
         }
         complete(rc);
         return true;
+      }
+      if (!coll::writable_now(*parent)) {
+        return false;  // a member still reads our slot of the last round
       }
       round = std::make_unique<DupRound>(*parent);
       round->start();

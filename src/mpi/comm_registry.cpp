@@ -13,6 +13,7 @@
 #include <map>
 #include <new>
 
+#include "coll/rounds.hpp"
 #include "contextid/context_id.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/lpid_table.hpp"
@@ -57,6 +58,9 @@ std::uint64_t comm_key(std::uint32_t leader_slot, ContextId id,
 }
 
 MemberSlot& next_slot(Comm& c) {
+  // A collective round may have left members behind that still read our
+  // slot of this parity (coll/rounds.hpp); MPI_Comm_idup checks first.
+  coll::wait_writable(c);
   return c.shared->block->slot(static_cast<std::uint32_t>(c.rank),
                                c.shared->round + 1);
 }
@@ -83,7 +87,11 @@ bool round_arrived(Comm& c, int* next) {
                  .round.load(std::memory_order_acquire) >= round) {
     ++*next;
   }
-  return *next == c.size;
+  if (*next == c.size) {
+    c.shared->all_seen = round;
+    return true;
+  }
+  return false;
 }
 
 void wait_round(Comm& c) {
@@ -186,6 +194,7 @@ int attach_block(Comm& c, bool wait, const char** why) {
   // Relaxed: the offset came through the directory (acquire), after the
   // pop that handed the block out saw its last user's store.
   shared.round = block->header.base_round.load(std::memory_order_relaxed);
+  shared.all_seen = shared.round;  // older slots are nobody's to read
   return MPI_SUCCESS;
 }
 
@@ -569,6 +578,7 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
   shared.block = block;
   shared.leader = leader;
   shared.round = block->header.base_round.load(std::memory_order_relaxed);
+  shared.all_seen = shared.round;  // older slots are nobody's to read
   group.shared = &shared;
   int rc = split_round(group, 0, index,
                        0x80000000u | static_cast<std::uint32_t>(tag), out, why);

@@ -86,6 +86,7 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
     for (std::uint32_t m = 0; m < capacity; ++m) {
       block->slot(m, 0).round.store(0, std::memory_order_relaxed);
       block->slot(m, 1).round.store(0, std::memory_order_relaxed);
+      block->bulk_words(capacity)[m].store(0, std::memory_order_relaxed);
     }
     block->header.base_round.store(0, std::memory_order_relaxed);
   }

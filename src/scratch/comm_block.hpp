@@ -67,16 +67,47 @@ struct alignas(kFalseSharingRange) BlockHeader {
 };
 static_assert(sizeof(BlockHeader) == kFalseSharingRange);
 
+// The same slot as collectives use it: after the round word, where this
+// round's data is (0: inline, else the offset of a bulk buffer) and how
+// many bytes, then data that fits inline. A collective round and an
+// agreement round never overlap, so they share the slot.
+struct alignas(kFalseSharingRange) CollSlot {
+  std::atomic<std::uint64_t> round;
+  std::uint64_t where;
+  std::byte data[sizeof(MemberSlot) - 2 * sizeof(std::uint64_t)];
+  static constexpr std::size_t kInlineBytes = sizeof(data);
+};
+static_assert(sizeof(CollSlot) == sizeof(MemberSlot));
+static_assert(offsetof(CollSlot, round) == offsetof(MemberSlot, round));
+
+// Bytes of one bulk buffer: a member has two (one per round parity), made on
+// its first collective round that does not fit inline.
+inline constexpr std::size_t kBulkBytes = 32 * 1024;
+
 struct CommBlock {
   BlockHeader header;
-  // MemberSlot members[capacity][2] follows.
+  // MemberSlot members[capacity][2] follows, then one word per member: the
+  // offset of the member's two bulk buffers (0: none yet). Bulk buffers
+  // stay with the block when it is recycled; the member in that place
+  // reuses them.
   MemberSlot& slot(std::uint32_t member, std::uint64_t round) {
     auto* first = reinterpret_cast<MemberSlot*>(this + 1);
     return first[static_cast<std::size_t>(member) * 2 + (round & 1u)];
   }
+  CollSlot& coll_slot(std::uint32_t member, std::uint64_t round) {
+    return reinterpret_cast<CollSlot&>(slot(member, round));
+  }
+  // The bulk words of a block with room for `capacity` members (the world
+  // block's header is never written: its capacity is the segment's).
+  std::atomic<std::uint64_t>* bulk_words(std::uint32_t capacity) {
+    auto* first = reinterpret_cast<MemberSlot*>(this + 1);
+    return reinterpret_cast<std::atomic<std::uint64_t>*>(
+        first + static_cast<std::size_t>(capacity) * 2);
+  }
   static constexpr std::size_t bytes_for(std::uint32_t capacity) {
     return sizeof(BlockHeader) +
-           static_cast<std::size_t>(capacity) * 2 * sizeof(MemberSlot);
+           static_cast<std::size_t>(capacity) * 2 * sizeof(MemberSlot) +
+           static_cast<std::size_t>(capacity) * sizeof(std::uint64_t);
   }
 };
 static_assert(sizeof(CommBlock) == sizeof(BlockHeader));

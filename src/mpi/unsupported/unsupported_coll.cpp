@@ -40,16 +40,6 @@ extern "C" int PMPI_Allgather_init_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Allgather_init_c);
 
-extern "C" int PMPI_Allgatherv(const void* /*sendbuf*/, int /*sendcount*/,
-                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                               const int /*recvcounts*/[],
-                               const int /*displs*/[],
-                               MPI_Datatype /*recvtype*/,
-                               MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Allgatherv");
-}
-SHMPI_PMPI_ALIAS(MPI_Allgatherv);
-
 extern "C" int PMPI_Allgatherv_c(const void* /*sendbuf*/,
                                  MPI_Count /*sendcount*/,
                                  MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -111,14 +101,6 @@ extern "C" int PMPI_Allreduce_init_c(const void* /*sendbuf*/, void* /*recvbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Allreduce_init_c);
 
-extern "C" int PMPI_Alltoall(const void* /*sendbuf*/, int /*sendcount*/,
-                             MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                             int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                             MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Alltoall");
-}
-SHMPI_PMPI_ALIAS(MPI_Alltoall);
-
 extern "C" int PMPI_Alltoall_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
                                MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
                                MPI_Count /*recvcount*/,
@@ -147,18 +129,6 @@ extern "C" int PMPI_Alltoall_init_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Alltoall_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Alltoall_init_c);
-
-extern "C" int PMPI_Alltoallv(const void* /*sendbuf*/,
-                              const int /*sendcounts*/[],
-                              const int /*sdispls*/[],
-                              MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                              const int /*recvcounts*/[],
-                              const int /*rdispls*/[],
-                              MPI_Datatype /*recvtype*/,
-                              MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Alltoallv");
-}
-SHMPI_PMPI_ALIAS(MPI_Alltoallv);
 
 extern "C" int PMPI_Alltoallv_c(const void* /*sendbuf*/,
                                 const MPI_Count /*sendcounts*/[],
@@ -198,18 +168,6 @@ extern "C" int PMPI_Alltoallv_init_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Alltoallv_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Alltoallv_init_c);
-
-extern "C" int PMPI_Alltoallw(const void* /*sendbuf*/,
-                              const int /*sendcounts*/[],
-                              const int /*sdispls*/[],
-                              const MPI_Datatype /*sendtypes*/[],
-                              void* /*recvbuf*/, const int /*recvcounts*/[],
-                              const int /*rdispls*/[],
-                              const MPI_Datatype /*recvtypes*/[],
-                              MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Alltoallw");
-}
-SHMPI_PMPI_ALIAS(MPI_Alltoallw);
 
 extern "C" int PMPI_Alltoallw_c(const void* /*sendbuf*/,
                                 const MPI_Count /*sendcounts*/[],
@@ -281,13 +239,6 @@ extern "C" int PMPI_Bcast_init_c(void* /*buffer*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Bcast_init_c);
 
-extern "C" int PMPI_Exscan(const void* /*sendbuf*/, void* /*recvbuf*/,
-                           int /*count*/, MPI_Datatype /*datatype*/,
-                           MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Exscan");
-}
-SHMPI_PMPI_ALIAS(MPI_Exscan);
-
 extern "C" int PMPI_Exscan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
                              MPI_Count /*count*/, MPI_Datatype /*datatype*/,
                              MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
@@ -312,14 +263,6 @@ extern "C" int PMPI_Exscan_init_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Exscan_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Exscan_init_c);
-
-extern "C" int PMPI_Gather(const void* /*sendbuf*/, int /*sendcount*/,
-                           MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                           int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                           int /*root*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Gather");
-}
-SHMPI_PMPI_ALIAS(MPI_Gather);
 
 extern "C" int PMPI_Gather_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
                              MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -349,15 +292,6 @@ extern "C" int PMPI_Gather_init_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Gather_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Gather_init_c);
-
-extern "C" int PMPI_Gatherv(const void* /*sendbuf*/, int /*sendcount*/,
-                            MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                            const int /*recvcounts*/[], const int /*displs*/[],
-                            MPI_Datatype /*recvtype*/, int /*root*/,
-                            MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Gatherv");
-}
-SHMPI_PMPI_ALIAS(MPI_Gatherv);
 
 extern "C" int PMPI_Gatherv_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -392,15 +326,6 @@ extern "C" int PMPI_Gatherv_init_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Gatherv_init_c);
 
-extern "C" int PMPI_Iallgather(const void* /*sendbuf*/, int /*sendcount*/,
-                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                               int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                               MPI_Comm /*comm*/,
-                               MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iallgather");
-}
-SHMPI_PMPI_ALIAS(MPI_Iallgather);
-
 extern "C" int PMPI_Iallgather_c(const void* /*sendbuf*/,
                                  MPI_Count /*sendcount*/,
                                  MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -410,16 +335,6 @@ extern "C" int PMPI_Iallgather_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Iallgather_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Iallgather_c);
-
-extern "C" int PMPI_Iallgatherv(const void* /*sendbuf*/, int /*sendcount*/,
-                                MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                                const int /*recvcounts*/[],
-                                const int /*displs*/[],
-                                MPI_Datatype /*recvtype*/, MPI_Comm /*comm*/,
-                                MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iallgatherv");
-}
-SHMPI_PMPI_ALIAS(MPI_Iallgatherv);
 
 extern "C" int PMPI_Iallgatherv_c(const void* /*sendbuf*/,
                                   MPI_Count /*sendcount*/,
@@ -432,14 +347,6 @@ extern "C" int PMPI_Iallgatherv_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Iallgatherv_c);
 
-extern "C" int PMPI_Iallreduce(const void* /*sendbuf*/, void* /*recvbuf*/,
-                               int /*count*/, MPI_Datatype /*datatype*/,
-                               MPI_Op /*op*/, MPI_Comm /*comm*/,
-                               MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iallreduce");
-}
-SHMPI_PMPI_ALIAS(MPI_Iallreduce);
-
 extern "C" int PMPI_Iallreduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
                                  MPI_Count /*count*/, MPI_Datatype /*datatype*/,
                                  MPI_Op /*op*/, MPI_Comm /*comm*/,
@@ -447,15 +354,6 @@ extern "C" int PMPI_Iallreduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Iallreduce_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Iallreduce_c);
-
-extern "C" int PMPI_Ialltoall(const void* /*sendbuf*/, int /*sendcount*/,
-                              MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                              int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                              MPI_Comm /*comm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ialltoall");
-}
-SHMPI_PMPI_ALIAS(MPI_Ialltoall);
 
 extern "C" int PMPI_Ialltoall_c(const void* /*sendbuf*/,
                                 MPI_Count /*sendcount*/,
@@ -466,18 +364,6 @@ extern "C" int PMPI_Ialltoall_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Ialltoall_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Ialltoall_c);
-
-extern "C" int PMPI_Ialltoallv(const void* /*sendbuf*/,
-                               const int /*sendcounts*/[],
-                               const int /*sdispls*/[],
-                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                               const int /*recvcounts*/[],
-                               const int /*rdispls*/[],
-                               MPI_Datatype /*recvtype*/, MPI_Comm /*comm*/,
-                               MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ialltoallv");
-}
-SHMPI_PMPI_ALIAS(MPI_Ialltoallv);
 
 extern "C" int PMPI_Ialltoallv_c(const void* /*sendbuf*/,
                                  const MPI_Count /*sendcounts*/[],
@@ -490,19 +376,6 @@ extern "C" int PMPI_Ialltoallv_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Ialltoallv_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Ialltoallv_c);
-
-extern "C" int PMPI_Ialltoallw(const void* /*sendbuf*/,
-                               const int /*sendcounts*/[],
-                               const int /*sdispls*/[],
-                               const MPI_Datatype /*sendtypes*/[],
-                               void* /*recvbuf*/, const int /*recvcounts*/[],
-                               const int /*rdispls*/[],
-                               const MPI_Datatype /*recvtypes*/[],
-                               MPI_Comm /*comm*/,
-                               MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ialltoallw");
-}
-SHMPI_PMPI_ALIAS(MPI_Ialltoallw);
 
 extern "C" int PMPI_Ialltoallw_c(const void* /*sendbuf*/,
                                  const MPI_Count /*sendcounts*/[],
@@ -518,20 +391,6 @@ extern "C" int PMPI_Ialltoallw_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Ialltoallw_c);
 
-extern "C" int PMPI_Ibarrier(MPI_Comm /*comm*/,
-                             MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ibarrier");
-}
-SHMPI_PMPI_ALIAS(MPI_Ibarrier);
-
-extern "C" int PMPI_Ibcast(void* /*buffer*/, int /*count*/,
-                           MPI_Datatype /*datatype*/, int /*root*/,
-                           MPI_Comm /*comm*/,
-                           MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ibcast");
-}
-SHMPI_PMPI_ALIAS(MPI_Ibcast);
-
 extern "C" int PMPI_Ibcast_c(void* /*buffer*/, MPI_Count /*count*/,
                              MPI_Datatype /*datatype*/, int /*root*/,
                              MPI_Comm /*comm*/,
@@ -540,14 +399,6 @@ extern "C" int PMPI_Ibcast_c(void* /*buffer*/, MPI_Count /*count*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Ibcast_c);
 
-extern "C" int PMPI_Iexscan(const void* /*sendbuf*/, void* /*recvbuf*/,
-                            int /*count*/, MPI_Datatype /*datatype*/,
-                            MPI_Op /*op*/, MPI_Comm /*comm*/,
-                            MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iexscan");
-}
-SHMPI_PMPI_ALIAS(MPI_Iexscan);
-
 extern "C" int PMPI_Iexscan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
                               MPI_Count /*count*/, MPI_Datatype /*datatype*/,
                               MPI_Op /*op*/, MPI_Comm /*comm*/,
@@ -555,15 +406,6 @@ extern "C" int PMPI_Iexscan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Iexscan_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Iexscan_c);
-
-extern "C" int PMPI_Igather(const void* /*sendbuf*/, int /*sendcount*/,
-                            MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                            int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                            int /*root*/, MPI_Comm /*comm*/,
-                            MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Igather");
-}
-SHMPI_PMPI_ALIAS(MPI_Igather);
 
 extern "C" int PMPI_Igather_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -574,16 +416,6 @@ extern "C" int PMPI_Igather_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
   return shmpi_mpi_unsupported("MPI_Igather_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Igather_c);
-
-extern "C" int PMPI_Igatherv(const void* /*sendbuf*/, int /*sendcount*/,
-                             MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                             const int /*recvcounts*/[], const int /*displs*/[],
-                             MPI_Datatype /*recvtype*/, int /*root*/,
-                             MPI_Comm /*comm*/,
-                             MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Igatherv");
-}
-SHMPI_PMPI_ALIAS(MPI_Igatherv);
 
 extern "C" int PMPI_Igatherv_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
                                MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -596,14 +428,6 @@ extern "C" int PMPI_Igatherv_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Igatherv_c);
 
-extern "C" int PMPI_Ireduce(const void* /*sendbuf*/, void* /*recvbuf*/,
-                            int /*count*/, MPI_Datatype /*datatype*/,
-                            MPI_Op /*op*/, int /*root*/, MPI_Comm /*comm*/,
-                            MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ireduce");
-}
-SHMPI_PMPI_ALIAS(MPI_Ireduce);
-
 extern "C" int PMPI_Ireduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
                               MPI_Count /*count*/, MPI_Datatype /*datatype*/,
                               MPI_Op /*op*/, int /*root*/, MPI_Comm /*comm*/,
@@ -611,23 +435,6 @@ extern "C" int PMPI_Ireduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Ireduce_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Ireduce_c);
-
-extern "C" int PMPI_Ireduce_scatter(const void* /*sendbuf*/, void* /*recvbuf*/,
-                                    const int /*recvcounts*/[],
-                                    MPI_Datatype /*datatype*/, MPI_Op /*op*/,
-                                    MPI_Comm /*comm*/,
-                                    MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ireduce_scatter");
-}
-SHMPI_PMPI_ALIAS(MPI_Ireduce_scatter);
-
-extern "C" int PMPI_Ireduce_scatter_block(
-    const void* /*sendbuf*/, void* /*recvbuf*/, int /*recvcount*/,
-    MPI_Datatype /*datatype*/, MPI_Op /*op*/, MPI_Comm /*comm*/,
-    MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ireduce_scatter_block");
-}
-SHMPI_PMPI_ALIAS(MPI_Ireduce_scatter_block);
 
 extern "C" int PMPI_Ireduce_scatter_block_c(
     const void* /*sendbuf*/, void* /*recvbuf*/, MPI_Count /*recvcount*/,
@@ -647,14 +454,6 @@ extern "C" int PMPI_Ireduce_scatter_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Ireduce_scatter_c);
 
-extern "C" int PMPI_Iscan(const void* /*sendbuf*/, void* /*recvbuf*/,
-                          int /*count*/, MPI_Datatype /*datatype*/,
-                          MPI_Op /*op*/, MPI_Comm /*comm*/,
-                          MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iscan");
-}
-SHMPI_PMPI_ALIAS(MPI_Iscan);
-
 extern "C" int PMPI_Iscan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
                             MPI_Count /*count*/, MPI_Datatype /*datatype*/,
                             MPI_Op /*op*/, MPI_Comm /*comm*/,
@@ -662,15 +461,6 @@ extern "C" int PMPI_Iscan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Iscan_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Iscan_c);
-
-extern "C" int PMPI_Iscatter(const void* /*sendbuf*/, int /*sendcount*/,
-                             MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                             int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                             int /*root*/, MPI_Comm /*comm*/,
-                             MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iscatter");
-}
-SHMPI_PMPI_ALIAS(MPI_Iscatter);
 
 extern "C" int PMPI_Iscatter_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
                                MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -681,17 +471,6 @@ extern "C" int PMPI_Iscatter_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
   return shmpi_mpi_unsupported("MPI_Iscatter_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Iscatter_c);
-
-extern "C" int PMPI_Iscatterv(const void* /*sendbuf*/,
-                              const int /*sendcounts*/[],
-                              const int /*displs*/[], MPI_Datatype /*sendtype*/,
-                              void* /*recvbuf*/, int /*recvcount*/,
-                              MPI_Datatype /*recvtype*/, int /*root*/,
-                              MPI_Comm /*comm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iscatterv");
-}
-SHMPI_PMPI_ALIAS(MPI_Iscatterv);
 
 extern "C" int PMPI_Iscatterv_c(const void* /*sendbuf*/,
                                 const MPI_Count /*sendcounts*/[],
@@ -769,21 +548,6 @@ extern "C" int PMPI_Reduce_local_c(const void* /*inbuf*/, void* /*inoutbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Reduce_local_c);
 
-extern "C" int PMPI_Reduce_scatter(const void* /*sendbuf*/, void* /*recvbuf*/,
-                                   const int /*recvcounts*/[],
-                                   MPI_Datatype /*datatype*/, MPI_Op /*op*/,
-                                   MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Reduce_scatter");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce_scatter);
-
-extern "C" int PMPI_Reduce_scatter_block(
-    const void* /*sendbuf*/, void* /*recvbuf*/, int /*recvcount*/,
-    MPI_Datatype /*datatype*/, MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Reduce_scatter_block");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce_scatter_block);
-
 extern "C" int PMPI_Reduce_scatter_block_c(
     const void* /*sendbuf*/, void* /*recvbuf*/, MPI_Count /*recvcount*/,
     MPI_Datatype /*datatype*/, MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
@@ -834,13 +598,6 @@ extern "C" int PMPI_Reduce_scatter_init_c(
 }
 SHMPI_PMPI_ALIAS(MPI_Reduce_scatter_init_c);
 
-extern "C" int PMPI_Scan(const void* /*sendbuf*/, void* /*recvbuf*/,
-                         int /*count*/, MPI_Datatype /*datatype*/,
-                         MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Scan");
-}
-SHMPI_PMPI_ALIAS(MPI_Scan);
-
 extern "C" int PMPI_Scan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
                            MPI_Count /*count*/, MPI_Datatype /*datatype*/,
                            MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
@@ -865,14 +622,6 @@ extern "C" int PMPI_Scan_init_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Scan_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Scan_init_c);
-
-extern "C" int PMPI_Scatter(const void* /*sendbuf*/, int /*sendcount*/,
-                            MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                            int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                            int /*root*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Scatter");
-}
-SHMPI_PMPI_ALIAS(MPI_Scatter);
 
 extern "C" int PMPI_Scatter_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -903,15 +652,6 @@ extern "C" int PMPI_Scatter_init_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Scatter_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Scatter_init_c);
-
-extern "C" int PMPI_Scatterv(const void* /*sendbuf*/,
-                             const int /*sendcounts*/[], const int /*displs*/[],
-                             MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                             int /*recvcount*/, MPI_Datatype /*recvtype*/,
-                             int /*root*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Scatterv");
-}
-SHMPI_PMPI_ALIAS(MPI_Scatterv);
 
 extern "C" int PMPI_Scatterv_c(const void* /*sendbuf*/,
                                const MPI_Count /*sendcounts*/[],

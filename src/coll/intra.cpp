@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: MIT
+// Each algorithm moves data in rounds: a member writes at most one bulk
+// buffer (or an inline slot for small data) per round, so memory does not
+// grow with the message, and large messages are pipelined chunk by chunk
+// over the two buffers of alternating parity.
+#include "coll/intra.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "coll/rounds.hpp"
+
+namespace shmpi::coll {
+
+namespace {
+
+// Bytes one member writes per round when it has `total` bytes to move.
+std::size_t round_bytes(std::size_t total) {
+  return total <= kInline ? kInline : kBulk;
+}
+
+// Reductions split data only at whole units: one predefined element for
+// a predefined operation, one element of the datatype for a user function
+// (which is handed whole elements of the user's datatype).
+struct Unit {
+  TypeArg type;
+  std::size_t count;  // units in the whole buffer
+};
+Unit unit_of(const TypeArg& type, const OpArg& op, std::size_t count) {
+  if (op.user != nullptr || type.element == nullptr) {
+    return Unit{type, count};
+  }
+  TypeArg basic;
+  basic.handle = type.handle;
+  basic.element = type.element;
+  basic.element_count = 1;
+  basic.packed = static_cast<std::size_t>(type.element->extent);
+  basic.extent = type.element->extent;
+  return Unit{basic, count * type.element_count};
+}
+
+// Units per round per member for `units` units of `size` bytes, and at most
+// `share` of a round's buffer (1/n for per-destination pieces).
+std::size_t units_per_round(std::size_t units, std::size_t size,
+                            std::size_t share = 1) {
+  const std::size_t capacity = round_bytes(units * size * share) / share;
+  return std::max<std::size_t>(1, capacity / size);
+}
+
+// acc = x0 op x1 op ... op x(last) over members first..last, for `n` units
+// at byte offset `at` of each member's round data: folded from the right
+// (x(i) op acc), the same sequence on every member.
+void fold(Comm& c, const OpArg& op, const TypeArg& unit, int first, int last,
+          std::size_t at, std::size_t n, std::byte* acc) {
+  const std::size_t bytes = n * unit.packed;
+  std::memcpy(acc, data_of(c, last) + at, bytes);
+  for (int m = last - 1; m >= first; --m) {
+    mpi::apply_op(op, unit, data_of(c, m) + at, acc, n);
+  }
+}
+
+// Every member says a number; all learn the largest (v-collectives agree
+// this way on how many rounds they need).
+Task agree_max(Comm& c, std::uint64_t mine, std::uint64_t* out) {
+  co_await writable(c);
+  std::memcpy(write_area(c, sizeof mine), &mine, sizeof mine);
+  publish(c);
+  co_await all_arrived(c);
+  std::uint64_t best = 0;
+  for (int m = 0; m < c.size; ++m) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, data_of(c, m), sizeof v);
+    best = std::max(best, v);
+  }
+  *out = best;
+}
+
+}  // namespace
+
+Task barrier(Comm& c) {
+  publish(c);
+  co_await all_arrived(c);
+}
+
+Task bcast(Comm& c, Layout data, int root) {
+  const std::size_t total = data.bytes;
+  if (total == 0 || c.size == 1) {
+    co_return;
+  }
+  const std::size_t chunk = round_bytes(total);
+  for (std::size_t at = 0; at < total; at += chunk) {
+    const std::size_t n = std::min(chunk, total - at);
+    if (c.rank == root) {
+      co_await writable(c);
+      datatype::pack(data, at, write_area(c, n), n);
+      publish(c);
+    } else {
+      publish(c);
+      co_await arrival(c, root);
+      datatype::unpack(data, at, data_of(c, root), n);
+    }
+  }
+}
+
+Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+            std::size_t count, int root) {
+  const Unit unit = unit_of(type, op, count);
+  const std::size_t size = unit.type.packed;
+  if (unit.count == 0) {
+    co_return;
+  }
+  const std::size_t per_round = units_per_round(unit.count, size);
+  std::unique_ptr<std::byte[]> acc;
+  if (c.rank == root) {
+    acc = std::make_unique<std::byte[]>(per_round * size);
+  }
+  for (std::size_t first = 0; first < unit.count; first += per_round) {
+    const std::size_t n = std::min(per_round, unit.count - first);
+    co_await writable(c);
+    datatype::pack(send, first * size, write_area(c, n * size), n * size);
+    publish(c);
+    if (c.rank == root) {
+      co_await all_arrived(c);
+      fold(c, op, unit.type, 0, c.size - 1, 0, n, acc.get());
+      datatype::unpack(recv, first * size, acc.get(), n * size);
+    }
+  }
+}
+
+Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+               std::size_t count) {
+  const Unit unit = unit_of(type, op, count);
+  const std::size_t size = unit.type.packed;
+  if (unit.count == 0) {
+    co_return;
+  }
+  const std::size_t per_round = units_per_round(unit.count, size);
+  auto acc = std::make_unique<std::byte[]>(per_round * size);
+  const auto members = static_cast<std::size_t>(c.size);
+  for (std::size_t first = 0; first < unit.count; first += per_round) {
+    const std::size_t n = std::min(per_round, unit.count - first);
+    co_await writable(c);
+    datatype::pack(send, first * size, write_area(c, n * size), n * size);
+    publish(c);
+    co_await all_arrived(c);
+    if (n * size <= kInline || n < members) {
+      // Small: every member folds everything itself.
+      fold(c, op, unit.type, 0, c.size - 1, 0, n, acc.get());
+      datatype::unpack(recv, first * size, acc.get(), n * size);
+      continue;
+    }
+    // Large: member m folds part m, then everyone copies every part.
+    const auto me = static_cast<std::size_t>(c.rank);
+    const std::size_t lo = n * me / members;
+    const std::size_t hi = n * (me + 1) / members;
+    fold(c, op, unit.type, 0, c.size - 1, lo * size, hi - lo, acc.get());
+    co_await writable(c);  // free: everyone has published the last round
+    std::memcpy(write_area(c, (hi - lo) * size), acc.get(), (hi - lo) * size);
+    publish(c);
+    co_await all_arrived(c);
+    for (std::size_t m = 0; m < members; ++m) {
+      const std::size_t mlo = n * m / members;
+      const std::size_t mhi = n * (m + 1) / members;
+      datatype::unpack(recv, (first + mlo) * size,
+                       data_of(c, static_cast<int>(m)), (mhi - mlo) * size);
+    }
+  }
+}
+
+Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
+  // Same-size blocks: no agreement round needed.
+  const std::size_t total = send.bytes;
+  if (total == 0 || c.size == 1) {
+    if (c.rank == root && !in_place && total != 0) {
+      auto tmp = std::make_unique<std::byte[]>(total);
+      datatype::pack(send, 0, tmp.get(), total);
+      datatype::unpack(recv, static_cast<std::size_t>(root) * total, tmp.get(),
+                       total);
+    }
+    co_return;
+  }
+  const std::size_t chunk = round_bytes(total);
+  for (std::size_t at = 0; at < total; at += chunk) {
+    const std::size_t n = std::min(chunk, total - at);
+    if (c.rank == root) {
+      publish(c);
+      co_await all_arrived(c);
+      for (int m = 0; m < c.size; ++m) {
+        if (m == root) {
+          if (!in_place) {
+            auto tmp = std::make_unique<std::byte[]>(n);
+            datatype::pack(send, at, tmp.get(), n);
+            datatype::unpack(recv, static_cast<std::size_t>(m) * total + at,
+                             tmp.get(), n);
+          }
+          continue;
+        }
+        datatype::unpack(recv, static_cast<std::size_t>(m) * total + at,
+                         data_of(c, m), n);
+      }
+    } else {
+      co_await writable(c);
+      datatype::pack(send, at, write_area(c, n), n);
+      publish(c);
+    }
+  }
+}
+
+Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
+             bool in_place) {
+  std::uint64_t most = 0;
+  const std::uint64_t mine =
+      c.rank == root ? std::max_element(recv_blocks.begin(), recv_blocks.end(),
+                                        [](const Layout& a, const Layout& b) {
+                                          return a.bytes < b.bytes;
+                                        })
+                           ->bytes
+                     : send.bytes;
+  co_await agree_max(c, mine, &most);
+  if (c.rank == root && !in_place) {
+    Layout& own = recv_blocks[static_cast<std::size_t>(root)];
+    auto tmp = std::make_unique<std::byte[]>(own.bytes);
+    datatype::pack(send, 0, tmp.get(), own.bytes);
+    datatype::unpack(own, 0, tmp.get(), own.bytes);
+  }
+  if (most == 0 || c.size == 1) {
+    co_return;
+  }
+  const std::size_t chunk = round_bytes(most);
+  for (std::size_t at = 0; at < most; at += chunk) {
+    if (c.rank == root) {
+      publish(c);
+      co_await all_arrived(c);
+      for (int m = 0; m < c.size; ++m) {
+        const Layout& block = recv_blocks[static_cast<std::size_t>(m)];
+        if (m != root && at < block.bytes) {
+          datatype::unpack(block, at, data_of(c, m),
+                           std::min(chunk, block.bytes - at));
+        }
+      }
+    } else {
+      co_await writable(c);
+      const std::size_t n =
+          at < send.bytes ? std::min(chunk, send.bytes - at) : 0;
+      std::byte* area = write_area(c, chunk);
+      if (n != 0) {
+        datatype::pack(send, at, area, n);
+      }
+      publish(c);
+    }
+  }
+}
+
+Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
+  const std::size_t total = recv.bytes;  // per member
+  if (c.rank == root && !in_place && total != 0) {
+    auto tmp = std::make_unique<std::byte[]>(total);
+    datatype::pack(send, static_cast<std::size_t>(root) * total, tmp.get(),
+                   total);
+    datatype::unpack(recv, 0, tmp.get(), total);
+  }
+  if (total == 0 || c.size == 1) {
+    co_return;
+  }
+  const auto members = static_cast<std::size_t>(c.size);
+  const std::size_t piece =
+      std::max<std::size_t>(1, round_bytes(total * members) / members);
+  for (std::size_t at = 0; at < total; at += piece) {
+    const std::size_t n = std::min(piece, total - at);
+    if (c.rank == root) {
+      co_await writable(c);
+      std::byte* area = write_area(c, n * members);
+      for (std::size_t m = 0; m < members; ++m) {
+        if (static_cast<int>(m) != root) {
+          datatype::pack(send, m * total + at, area + m * n, n);
+        }
+      }
+      publish(c);
+    } else {
+      publish(c);
+      co_await arrival(c, root);
+      datatype::unpack(
+          recv, at, data_of(c, root) + static_cast<std::size_t>(c.rank) * n, n);
+    }
+  }
+}
+
+Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
+              bool in_place) {
+  std::uint64_t most = 0;
+  const std::uint64_t mine =
+      c.rank == root ? std::max_element(send_blocks.begin(), send_blocks.end(),
+                                        [](const Layout& a, const Layout& b) {
+                                          return a.bytes < b.bytes;
+                                        })
+                           ->bytes
+                     : recv.bytes;
+  co_await agree_max(c, mine, &most);
+  if (c.rank == root && !in_place) {
+    const Layout& own = send_blocks[static_cast<std::size_t>(root)];
+    auto tmp = std::make_unique<std::byte[]>(own.bytes);
+    datatype::pack(own, 0, tmp.get(), own.bytes);
+    datatype::unpack(recv, 0, tmp.get(), own.bytes);
+  }
+  if (most == 0 || c.size == 1) {
+    co_return;
+  }
+  const auto members = static_cast<std::size_t>(c.size);
+  const std::size_t piece =
+      std::max<std::size_t>(1, round_bytes(most * members) / members);
+  for (std::size_t at = 0; at < most; at += piece) {
+    if (c.rank == root) {
+      co_await writable(c);
+      std::byte* area = write_area(c, piece * members);
+      for (std::size_t m = 0; m < members; ++m) {
+        const Layout& block = send_blocks[m];
+        if (static_cast<int>(m) != root && at < block.bytes) {
+          datatype::pack(block, at, area + m * piece,
+                         std::min(piece, block.bytes - at));
+        }
+      }
+      publish(c);
+    } else {
+      publish(c);
+      co_await arrival(c, root);
+      if (at < recv.bytes) {
+        datatype::unpack(
+            recv, at,
+            data_of(c, root) + static_cast<std::size_t>(c.rank) * piece,
+            std::min(piece, recv.bytes - at));
+      }
+    }
+  }
+}
+
+Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
+                bool in_place) {
+  const auto me = static_cast<std::size_t>(c.rank);
+  if (!in_place && blocks[me].bytes != 0) {
+    auto tmp = std::make_unique<std::byte[]>(blocks[me].bytes);
+    datatype::pack(send, 0, tmp.get(), blocks[me].bytes);
+    datatype::unpack(blocks[me], 0, tmp.get(), blocks[me].bytes);
+  }
+  std::size_t most = 0;
+  for (const Layout& block : blocks) {
+    most = std::max(most, block.bytes);
+  }
+  if (most == 0 || c.size == 1) {
+    co_return;
+  }
+  // What this member sends: its own block (from where it now is).
+  const Layout& own = blocks[me];
+  const std::size_t chunk = round_bytes(most);
+  for (std::size_t at = 0; at < most; at += chunk) {
+    co_await writable(c);
+    std::byte* area = write_area(c, chunk);
+    if (at < own.bytes) {
+      datatype::pack(own, at, area, std::min(chunk, own.bytes - at));
+    }
+    publish(c);
+    co_await all_arrived(c);
+    for (int m = 0; m < c.size; ++m) {
+      const Layout& block = blocks[static_cast<std::size_t>(m)];
+      if (m != c.rank && at < block.bytes) {
+        datatype::unpack(block, at, data_of(c, m),
+                         std::min(chunk, block.bytes - at));
+      }
+    }
+  }
+}
+
+Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
+               std::vector<Layout> recv_blocks) {
+  const auto members = static_cast<std::size_t>(c.size);
+  const auto me = static_cast<std::size_t>(c.rank);
+  std::uint64_t mine = 0;
+  for (std::size_t j = 0; j < members; ++j) {
+    mine = std::max<std::uint64_t>(
+        mine, std::max(send_blocks[j].bytes, recv_blocks[j].bytes));
+  }
+  std::uint64_t most = 0;
+  co_await agree_max(c, mine, &most);
+  if (recv_blocks[me].bytes != 0) {
+    // The own block: through a copy, as it may overlap (in place).
+    auto tmp = std::make_unique<std::byte[]>(recv_blocks[me].bytes);
+    datatype::pack(send_blocks[me], 0, tmp.get(), recv_blocks[me].bytes);
+    datatype::unpack(recv_blocks[me], 0, tmp.get(), recv_blocks[me].bytes);
+  }
+  if (most == 0 || c.size == 1) {
+    co_return;
+  }
+  const std::size_t piece =
+      std::max<std::size_t>(1, round_bytes(most * members) / members);
+  for (std::size_t at = 0; at < most; at += piece) {
+    co_await writable(c);
+    std::byte* area = write_area(c, piece * members);
+    for (std::size_t j = 0; j < members; ++j) {
+      const Layout& block = send_blocks[j];
+      if (j != me && at < block.bytes) {
+        datatype::pack(block, at, area + j * piece,
+                       std::min(piece, block.bytes - at));
+      }
+    }
+    publish(c);
+    co_await all_arrived(c);
+    for (std::size_t j = 0; j < members; ++j) {
+      const Layout& block = recv_blocks[j];
+      if (j != me && at < block.bytes) {
+        datatype::unpack(block, at,
+                         data_of(c, static_cast<int>(j)) + me * piece,
+                         std::min(piece, block.bytes - at));
+      }
+    }
+  }
+}
+
+Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+                    std::vector<std::size_t> counts) {
+  const auto members = static_cast<std::size_t>(c.size);
+  const auto me = static_cast<std::size_t>(c.rank);
+  // Blocks in units, and where each starts in the send data.
+  std::vector<std::size_t> units(members);
+  std::vector<std::size_t> start(members);
+  std::size_t most = 0;
+  std::size_t next = 0;
+  TypeArg unit_type = type;
+  for (std::size_t j = 0; j < members; ++j) {
+    const Unit u = unit_of(type, op, counts[j]);
+    unit_type = u.type;
+    units[j] = u.count;
+    start[j] = next;
+    next += u.count;
+    most = std::max(most, u.count);
+  }
+  const std::size_t size = unit_type.packed;
+  if (most == 0) {
+    co_return;
+  }
+  const std::size_t per_round = units_per_round(most, size, members);
+  auto acc = std::make_unique<std::byte[]>(per_round * size);
+  for (std::size_t first = 0; first < most; first += per_round) {
+    co_await writable(c);
+    std::byte* area = write_area(c, per_round * size * members);
+    for (std::size_t j = 0; j < members; ++j) {
+      if (first < units[j]) {
+        const std::size_t n = std::min(per_round, units[j] - first);
+        datatype::pack(send, (start[j] + first) * size,
+                       area + j * per_round * size, n * size);
+      }
+    }
+    publish(c);
+    co_await all_arrived(c);
+    if (first < units[me]) {
+      const std::size_t n = std::min(per_round, units[me] - first);
+      fold(c, op, unit_type, 0, c.size - 1, me * per_round * size, n,
+           acc.get());
+      datatype::unpack(recv, first * size, acc.get(), n * size);
+    }
+  }
+}
+
+Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+          std::size_t count, bool exclusive) {
+  const Unit unit = unit_of(type, op, count);
+  const std::size_t size = unit.type.packed;
+  if (unit.count == 0) {
+    co_return;
+  }
+  const std::size_t per_round = units_per_round(unit.count, size);
+  auto acc = std::make_unique<std::byte[]>(per_round * size);
+  const int last = exclusive ? c.rank - 1 : c.rank;
+  for (std::size_t first = 0; first < unit.count; first += per_round) {
+    const std::size_t n = std::min(per_round, unit.count - first);
+    co_await writable(c);
+    datatype::pack(send, first * size, write_area(c, n * size), n * size);
+    publish(c);
+    for (int m = 0; m <= last; ++m) {
+      co_await arrival(c, m);
+    }
+    if (last >= 0) {
+      fold(c, op, unit.type, 0, last, 0, n, acc.get());
+      datatype::unpack(recv, first * size, acc.get(), n * size);
+    }
+  }
+}
+
+}  // namespace shmpi::coll

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// The collectives on an intracommunicator, as coroutines over block rounds
+// (coll/rounds.hpp). Arguments are already checked and taken by value (a
+// nonblocking collective outlives its call). Buffers are Layouts of the
+// user's data in packed form; `count`s are elements of the TypeArg.
+// Reductions combine contributions in rank order, the same way on every
+// member, so results are bit-identical everywhere and do not depend on
+// timing; a non-commutative operation gets x0 op x1 op ... op x(n-1).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "coll/task.hpp"
+#include "datatype/pack.hpp"
+#include "mpi/core.hpp"
+
+namespace shmpi::coll {
+
+using datatype::Layout;
+using mpi::Comm;
+using mpi::OpArg;
+using mpi::TypeArg;
+
+Task barrier(Comm& c);
+Task bcast(Comm& c, Layout data, int root);
+// `send` may be the same Layout as `recv` (MPI_IN_PLACE at the root).
+Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+            std::size_t count, int root);
+Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+               std::size_t count);
+// recv: every member's block at the root, rank order; `in_place`: the
+// root's block is already there.
+Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place);
+// recv_blocks: at the root, one Layout per member.
+Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
+             bool in_place);
+Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place);
+Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
+              bool in_place);
+// blocks: one Layout per member, this member's included (its own is
+// filled from `send` unless in place).
+Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
+                bool in_place);
+// send_blocks[j] goes to member j, recv_blocks[j] comes from it.
+Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
+               std::vector<Layout> recv_blocks);
+// Member j gets the reduction of everyone's block j (counts[j] elements;
+// send holds them back to back).
+Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+                    std::vector<std::size_t> counts);
+// Inclusive (exclusive = false) or exclusive prefix reduction.
+Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+          std::size_t count, bool exclusive);
+
+}  // namespace shmpi::coll

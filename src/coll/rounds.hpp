@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Rounds on a communicator's scratch block, as collectives use them. In
+// every round each member publishes its slot of that round's parity (data
+// inline, or in one of its two bulk buffers) and reads what the algorithm
+// needs from the others. Every member takes part in every round, so round
+// numbers agree; a member's round word says both "my data for round r is
+// there" and "I have finished reading round r - 1".
+//
+// Reuse: a member rewrites its parity slot (and bulk buffer) of round r - 2
+// in round r, so before writing data it waits until every member has
+// published r - 1 (writable()). Rounds where everyone reads everyone make
+// that free for the next round; rooted rounds make the writer look.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "coll/task.hpp"
+#include "mpi/comm.hpp"
+#include "scratch/comm_block.hpp"
+
+namespace shmpi::coll {
+
+using mpi::Comm;
+
+// True when this member may write its slot of the next round now.
+bool writable_now(Comm& comm);
+// Waits (in the calling coroutine) until writable_now().
+inline auto writable(Comm& comm) {
+  return until([&comm] { return writable_now(comm); });
+}
+// Blocking form, for the agreement rounds of communicator creation.
+void wait_writable(Comm& comm);
+
+// Where this member writes `bytes` for the next round: inline in its slot
+// or in its bulk buffer of that parity (made on first use). Call after
+// writable(); at most scratch::kBulkBytes.
+std::byte* write_area(Comm& comm, std::size_t bytes);
+// Publishes the next round (release) and wakes sleeping members.
+void publish(Comm& comm);
+// The current round (the last one this member published).
+inline std::uint64_t round(const Comm& comm) { return comm.shared->round; }
+
+// True once member `m` has published the current round.
+bool arrived(Comm& comm, int m);
+inline auto arrival(Comm& comm, int m) {
+  return until([&comm, m] { return arrived(comm, m); });
+}
+// Waits until every member has published the current round (and records
+// that everyone has, for writable_now()).
+struct AllArrived {
+  Comm* comm;
+  int next = 0;
+  bool operator()();
+};
+inline auto all_arrived(Comm& comm) { return until(AllArrived{&comm}); }
+
+// Member m's data of the current round (valid after arrived(m)).
+const std::byte* data_of(Comm& comm, int m);
+
+// Bytes per round one member can write: inline capacity for small
+// operations, a bulk buffer otherwise.
+inline constexpr std::size_t kInline = scratch::CollSlot::kInlineBytes;
+inline constexpr std::size_t kBulk = scratch::kBulkBytes;
+
+}  // namespace shmpi::coll

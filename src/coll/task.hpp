@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// Collectives are written once, as C++20 coroutines, and run either to the
+// end inside the call (blocking forms) or a step at a time from the progress
+// engine (nonblocking forms). A coroutine suspends only on `co_await
+// until(condition)` when the condition is false; the driver then polls that
+// condition and resumes the innermost coroutine when it holds. Collectives
+// call sub-collectives with `co_await`, which runs them inline.
+#pragma once
+
+#include <coroutine>
+#include <exception>
+#include <utility>
+
+namespace shmpi::coll {
+
+// What a suspended collective waits for.
+struct Poll {
+  bool (*ready)(void*) = nullptr;
+  void* context = nullptr;
+};
+
+// One running collective: the innermost coroutine and its wait.
+struct Run {
+  std::coroutine_handle<> current;
+  Poll poll;
+  int error = 0;  // MPI error class the collective ends with (0: success)
+};
+
+class [[nodiscard]] Task {
+ public:
+  struct promise_type {
+    Run* run = nullptr;
+    std::coroutine_handle<> continuation;
+
+    Task get_return_object() {
+      return Task(std::coroutine_handle<promise_type>::from_promise(*this));
+    }
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    struct Final {
+      bool await_ready() noexcept { return false; }
+      std::coroutine_handle<> await_suspend(
+          std::coroutine_handle<promise_type> self) noexcept {
+        promise_type& p = self.promise();
+        if (p.continuation) {
+          p.run->current = p.continuation;
+          return p.continuation;
+        }
+        return std::noop_coroutine();
+      }
+      void await_resume() noexcept {}
+    };
+    Final final_suspend() noexcept { return {}; }
+    void return_void() noexcept {}
+    [[noreturn]] void unhandled_exception() noexcept { std::terminate(); }
+  };
+
+  Task(Task&& other) noexcept : handle_(std::exchange(other.handle_, {})) {}
+  Task& operator=(Task&& other) noexcept {
+    if (this != &other) {
+      destroy();
+      handle_ = std::exchange(other.handle_, {});
+    }
+    return *this;
+  }
+  Task(const Task&) = delete;
+  Task& operator=(const Task&) = delete;
+  ~Task() { destroy(); }
+
+  // Binds the top-level task to its run (before the first step).
+  void bind(Run& run) {
+    handle_.promise().run = &run;
+    run.current = handle_;
+  }
+  bool done() const { return handle_.done(); }
+
+  // co_await of a sub-collective: it runs in the caller's Run.
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(
+      std::coroutine_handle<promise_type> caller) noexcept {
+    promise_type& p = handle_.promise();
+    p.run = caller.promise().run;
+    p.continuation = caller;
+    p.run->current = handle_;
+    return handle_;
+  }
+  void await_resume() const noexcept {}
+
+ private:
+  explicit Task(std::coroutine_handle<promise_type> handle) : handle_(handle) {}
+  void destroy() {
+    if (handle_) {
+      handle_.destroy();
+      handle_ = {};
+    }
+  }
+  std::coroutine_handle<promise_type> handle_;
+};
+
+// co_await until(condition): continues at once if condition() holds, else
+// suspends until the driver finds that it does.
+template <typename Condition>
+struct Until {
+  Condition condition;
+  bool await_ready() { return condition(); }
+  void await_suspend(std::coroutine_handle<Task::promise_type> self) {
+    self.promise().run->poll = Poll{
+        [](void* c) { return (*static_cast<Condition*>(c))(); }, &condition};
+  }
+  void await_resume() const noexcept {}
+};
+template <typename Condition>
+Until<Condition> until(Condition condition) {
+  return Until<Condition>{std::move(condition)};
+}
+
+// Advances `task` (bound to `run`) as far as it goes without waiting; true
+// once it has finished.
+inline bool step(Task& task, Run& run) {
+  for (;;) {
+    if (task.done()) {
+      return true;
+    }
+    if (run.poll.ready != nullptr) {
+      if (!run.poll.ready(run.poll.context)) {
+        return false;
+      }
+      run.poll = {};
+    }
+    run.current.resume();
+  }
+}
+
+}  // namespace shmpi::coll
