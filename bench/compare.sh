@@ -449,7 +449,16 @@ fmt_number() {
 }
 
 rows_of() {  # rows of TEST in the order the programs print them
-  awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ { print $3 }' "$work/all.txt"
+  if [[ $1 == coll* ]]; then
+    # By operation, then size: an implementation that ran out of time has
+    # fewer rows, so the order of first appearance would depend on it.
+    awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ {
+      split($3, w, " ")
+      o = w[1] == "barrier" ? 0 : w[1] == "bcast" ? 1 : w[1] == "allreduce" ? 2 : 3
+      print o, w[2] + 0, $3 }' "$work/all.txt" | sort -k1,1n -k2,2n | cut -d' ' -f3-
+  else
+    awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ { print $3 }' "$work/all.txt"
+  fi
 }
 size_label() {  # 4194304 -> 4 MiB (row keys stay numeric in medians.txt)
   awk -v b="$1" 'BEGIN {
