@@ -16,12 +16,14 @@ usage: bench/compare.sh [options]
   --shmpicc PATH   build shmpi's side with this compiler wrapper instead (installed
                    shmpi); shmpirun is taken from the same directory
   --only LIST      comma-separated subset of: shmpi,mpich,openmpi
-  --tests LIST     run only these tests: latency,bw,msgrate,coll2,collmany,
-                   comm2,comm4,... (comm<N> for each --comm-np count)
+  --tests LIST     run only these tests: latency,bw,msgrate,coll2,coll4,...,
+                   comm2,comm4,... (coll<N> for each --coll-np count, comm<N>
+                   for each --comm-np count)
   --quick          one repetition, short batches (about a minute in all)
   --reps N         repetitions of every run (default 3; medians are reported)
   --cores A,B      the two cores of the floor program (default 0,1)
-  --np-many N      ranks of the oversubscribed collective run (default 8)
+  --coll-np LIST   rank counts of the collective runs (default 2,4,8; "none"
+                   skips them): barrier, bcast, allreduce, alltoall
   --comm-np LIST   rank counts of the communicator-creation runs (default 2,4,8;
                    "none" skips them)
   --timeout S      limit of one program run in seconds (default 60, quick 30;
@@ -42,7 +44,7 @@ only_tests=""
 quick=0
 reps=""
 cores="0,1"
-np_many=8
+coll_np="2,4,8"
 comm_np="2,4,8"
 run_timeout=""
 out=""
@@ -58,7 +60,7 @@ while [[ $# -gt 0 ]]; do
     --quick) quick=1; shift ;;
     --reps) reps=$2; shift 2 ;;
     --cores) cores=$2; shift 2 ;;
-    --np-many) np_many=$2; shift 2 ;;
+    --coll-np) coll_np=$2; shift 2 ;;
     --comm-np) comm_np=$2; shift 2 ;;
     --timeout) run_timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -77,10 +79,13 @@ done
 comm_timeout=$((quick ? 20 : 30))
 ((comm_timeout < run_timeout)) || comm_timeout=$run_timeout
 [[ $comm_np == none ]] && comm_np=""
-if [[ -n $comm_np && ! $comm_np =~ ^[0-9]+(,[0-9]+)*$ ]]; then
-  echo "compare.sh: --comm-np wants a list such as 2,4,8 (or none)" >&2
-  exit 2
-fi
+[[ $coll_np == none ]] && coll_np=""
+for list in "$comm_np" "$coll_np"; do
+  if [[ -n $list && ! $list =~ ^[0-9]+(,[0-9]+)*$ ]]; then
+    echo "compare.sh: --comm-np and --coll-np want a list such as 2,4,8 (or none)" >&2
+    exit 2
+  fi
+done
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 [[ -n $out ]] || out=$build/bench-report.md
@@ -180,9 +185,14 @@ tests=(
   "latency|latency|2||"
   "bw|bw|2||"
   "msgrate|msgrate|2||"
-  "coll2|coll|2||"
-  "collmany|coll|$np_many|--ops barrier,allreduce|"
 )
+# coll bounds itself: each operation gets its share of the program's time
+# limit (15 s, 8 s with --quick) and at least its first size, so even MPICH's
+# busy polling with 8 ranks on 2 cores ends within about 20 s per run.
+IFS=',' read -r -a coll_nps <<<"$coll_np"
+for n in ${coll_nps[@]+"${coll_nps[@]}"}; do
+  tests+=("coll$n|coll|$n||")
+done
 IFS=',' read -r -a comm_nps <<<"$comm_np"
 for n in ${comm_nps[@]+"${comm_nps[@]}"}; do
   tests+=("comm$n|comm|$n||$comm_timeout")
@@ -312,7 +322,7 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       $1 == "bw"      { print impl "|" test "|" val("bytes") "|" val("mbps") }
       $1 == "msgrate" { print impl "|" test "|" val("bytes") "|" val("mmsgs") }
       $1 == "barrier" { print impl "|" test "|barrier|" val("usec") }
-      $1 == "bcast" || $1 == "allreduce" {
+      $1 == "bcast" || $1 == "allreduce" || $1 == "alltoall" {
         print impl "|" test "|" $1 " " val("bytes") "|" val("usec")
       }
       $1 == "comm_dup" || $1 == "comm_split" {
@@ -325,9 +335,12 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
     ' "$f"
   done
 } >"$work/all.txt"
+# "n/a": the implementation lacks the operation (coll prints usec=n/a); kept
+# apart so that medians are taken over numbers only.
+grep '|n/a$' "$work/all.txt" >"$work/na.txt" || true
 
 # Median over repetitions of every impl|test|row.
-sort -t'|' -k1,1 -k2,2 -k3,3 -k4,4g "$work/all.txt" | awk -F'|' '
+grep -v '|n/a$' "$work/all.txt" | sort -t'|' -k1,1 -k2,2 -k3,3 -k4,4g | awk -F'|' '
   function flush() {
     if (n == 0) return
     m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
@@ -359,9 +372,14 @@ run_test_of() {
     echo "$1"
   fi
 }
-# missing_cell IMPL RUN-TEST: the text of a cell without a value: "failed" or
-# "timed out" when no run of IMPL's RUN-TEST ended well, else "-".
+# missing_cell IMPL RUN-TEST [ROW]: the text of a cell without a value: "n/a"
+# when IMPL reported ROW as not implemented, "failed" or "timed out" when no
+# run of IMPL's RUN-TEST ended well, else "-".
 missing_cell() {
+  if [[ -n ${3:-} ]] && grep -qxF "$1|$2|$3|n/a" "$work/na.txt"; then
+    echo "n/a"
+    return
+  fi
   awk -F'|' -v i="$1" -v t="$2" '
     $1 == i && $2 == t { if ($4 == "ok") ok = 1; else if ($4 ~ /^exit/) f = 1; else to = 1 }
     END { print ok ? "-" : (to ? "timed out" : (f ? "failed" : "-")) }' "$work/status.txt"
@@ -403,7 +421,7 @@ table() {
             else print (b > a ? b : a) }')
         fi
       else
-        line+=" | $(missing_cell "$impl" "$(run_test_of "$test" "$row")")"
+        line+=" | $(missing_cell "$impl" "$(run_test_of "$test" "$row")" "$row")"
       fi
     done
     if ((ratio_col)); then
@@ -431,7 +449,16 @@ fmt_number() {
 }
 
 rows_of() {  # rows of TEST in the order the programs print them
-  awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ { print $3 }' "$work/all.txt"
+  if [[ $1 == coll* ]]; then
+    # By operation, then size: an implementation that ran out of time has
+    # fewer rows, so the order of first appearance would depend on it.
+    awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ {
+      split($3, w, " ")
+      o = w[1] == "barrier" ? 0 : w[1] == "bcast" ? 1 : w[1] == "allreduce" ? 2 : 3
+      print o, w[2] + 0, $3 }' "$work/all.txt" | sort -k1,1n -k2,2n | cut -d' ' -f3-
+  else
+    awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ { print $3 }' "$work/all.txt"
+  fi
 }
 size_label() {  # 4194304 -> 4 MiB (row keys stay numeric in medians.txt)
   awk -v b="$1" 'BEGIN {
@@ -472,7 +499,8 @@ render() {
     fi
   done
   echo "- every cell: median over repetitions of each run's median over timing batches;"
-  echo "  2-rank runs bound to cores 0 and 1; the many-rank run puts $np_many ranks on $(nproc) cores"
+  echo "  ranks bound round robin to the $(nproc) cores (2-rank runs: cores 0 and 1; more"
+  echo "  ranks than cores share them)"
   echo "- ratio: shmpi divided by the best of the others (latency: < 1 is shmpi ahead;"
   echo "  bandwidth, message rate and communicator creation rate: > 1 is shmpi ahead)"
   local comm_ran
@@ -519,17 +547,24 @@ render() {
     table "Message rate, window of 64 (million msgs/s, np=2; higher is better)" msgrate "%.2f" higher \
       "${mr_rows[@]}" | relabel
   fi
-  local -a c2=() cm=()
-  while IFS= read -r r; do c2+=("$r"); done < <(rows_of coll2)
-  while IFS= read -r r; do cm+=("$r"); done < <(rows_of collmany)
-  if ((${#c2[@]})); then
-    table "Collectives, np=2 (µs per call, slowest rank; lower is better)" coll2 auto lower "${c2[@]}" |
-      relabel
-  fi
-  if ((${#cm[@]})); then
-    table "Collectives, np=$np_many on $(nproc) cores (µs per call; lower is better)" collmany auto lower \
-      "${cm[@]}" | relabel
-  fi
+  local -a cr=()
+  local where coll_shown=0
+  for n in ${coll_nps[@]+"${coll_nps[@]}"}; do
+    cr=()
+    while IFS= read -r r; do cr+=("$r"); done < <(rows_of "coll$n")
+    ((${#cr[@]})) || continue
+    if ((!coll_shown)); then
+      echo
+      echo "Collectives: bcast from root 0; allreduce of MPI_DOUBLE with MPI_SUM; alltoall of"
+      echo "MPI_BYTE, the size being the block sent to each peer. n/a: the implementation"
+      echo "returned an error for the operation (it lacks it)."
+      coll_shown=1
+    fi
+    where=""
+    ((n > $(nproc))) && where=" on $(nproc) cores"
+    table "Collectives, np=$n$where (µs per call, slowest rank; lower is better)" "coll$n" auto lower \
+      "${cr[@]}" | relabel
+  done
   local -a comm_rows=()
   local op n
   for op in dup split; do
@@ -565,7 +600,7 @@ render() {
 relabel() {
   local line first rest
   while IFS= read -r line; do
-    if [[ $line =~ ^\|\ (bcast\ |allreduce\ )?([0-9]+)\ \|(.*)$ ]]; then
+    if [[ $line =~ ^\|\ (bcast\ |allreduce\ |alltoall\ )?([0-9]+)\ \|(.*)$ ]]; then
       first="${BASH_REMATCH[1]}$(size_label "${BASH_REMATCH[2]}")"
       rest=${BASH_REMATCH[3]}
       line="| $first |$rest"

@@ -68,6 +68,14 @@ int main(int argc, char** argv) {
     auto loaded = topo::Topology::load();
     if (loaded) {
       topology.emplace(std::move(loaded.value()));
+      // HWLOC_SYNTHETIC or HWLOC_XMLFILE: ranks get the placement (and NUMA
+      // node) of that machine, but hwloc binds nothing.
+      if (debug_enabled() && topology->is_synthetic()) {
+        std::fprintf(stderr,
+                     "shmpirun: simulated topology (hwloc environment): %d "
+                     "cores, %d NUMA nodes; ranks are not bound\n",
+                     topology->core_count(), topology->numa_count());
+      }
     } else {
       print_error(std::string("warning: ") + std::string(loaded.error().what) +
                   "; ranks run unbound");

@@ -255,6 +255,7 @@ static inline bench_stats bench_measure(bench_fn fn, void* ctx,
   bench_stats st;
   double per_batch[256];
   double wall = 0.0;
+  double spent = 0.0; /* rank 0: wall time of the timing batches so far */
   double best_per_iter = 1e30;
   long plan[2]; /* rank 0's decisions: calibration step, then iters, batches */
   long iters = 1;
@@ -274,8 +275,10 @@ static inline bench_stats bench_measure(bench_fn fn, void* ctx,
       /* Rank 0 decides: 0 double the count, 1 run a confirming probe,
        * 2 done. Judged on the best time so far, not this probe alone. */
       plan[0] = 0;
+      /* A probe that itself took 4 batch times ends the doubling too: a
+       * lucky early probe must not make it go on for seconds. */
       if ((double)iters * best_per_iter >= target * 0.25 ||
-          iters >= max_iters) {
+          iters >= max_iters || wall >= 4.0 * target) {
         plan[0] = probe == 0 ? 1 : 2;
       }
       MPI_Bcast(plan, 1, MPI_LONG, 0, MPI_COMM_WORLD);
@@ -299,6 +302,9 @@ static inline bench_stats bench_measure(bench_fn fn, void* ctx,
     if (n > max_iters) {
       n = max_iters;
     }
+    if (n > 8 * iters) { /* normally 2-4 times; only a lucky probe says more */
+      n = 8 * iters;
+    }
     nb = (long)(o->point_ms * 1e-3 / (per_iter * (double)n));
     if (nb < o->min_batches) {
       nb = o->min_batches;
@@ -315,10 +321,36 @@ static inline bench_stats bench_measure(bench_fn fn, void* ctx,
   MPI_Bcast(plan, 2, MPI_LONG, 0, MPI_COMM_WORLD);
   st.iters = plan[0];
   st.batches = (int)plan[1];
-  /* One more warm-up batch at the final size. */
+  /* One more warm-up batch at the final size. The count came from the best
+   * probe; when the machine (or an oversubscribed run) is much slower than
+   * that probe, this batch shows it: rescale so that the timing batches do not
+   * take seconds each. */
   bench_batch(fn, ctx, st.iters, reduce_max, &wall);
+  if (bench_rank() == 0) {
+    plan[0] = st.iters;
+    if (wall > 4.0 * target) {
+      plan[0] = (long)((double)st.iters * target / wall);
+      plan[0] = plan[0] < 1 ? 1 : plan[0];
+    }
+  }
+  MPI_Bcast(plan, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  st.iters = plan[0];
+  /* Timing batches; once min_batches have run and they have taken 4 times
+   * their planned wall time, rank 0 drops the rest (the output's batches=
+   * says how many ran). */
   for (b = 0; b < st.batches; ++b) {
+    int go_on = 1;
     per_batch[b] = bench_batch(fn, ctx, st.iters, reduce_max, &wall);
+    spent += wall;
+    if (bench_rank() == 0) {
+      go_on =
+          b + 1 < o->min_batches || spent <= 4.0 * target * (double)st.batches;
+    }
+    MPI_Bcast(&go_on, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!go_on) {
+      st.batches = b + 1;
+      break;
+    }
   }
   qsort(per_batch, (size_t)st.batches, sizeof(double), bench_cmp_double);
   st.min = per_batch[0];

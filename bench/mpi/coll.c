@@ -1,73 +1,137 @@
 /* SPDX-License-Identifier: MIT */
 /* Collective latency on MPI_COMM_WORLD, any number of ranks: MPI_Barrier,
- * MPI_Bcast (root 0, MPI_BYTE) and MPI_Allreduce (MPI_DOUBLE, MPI_SUM) at
- * 8 B, 1 KiB, 64 KiB and 1 MiB. Barrier and allreduce run back to back (each
- * call depends on every rank); each bcast is timed alone and followed by an
- * untimed barrier, so pipelined bcasts cannot overlap. The time of a call is
- * the slowest rank's. Prints, e.g.:
+ * MPI_Bcast (root 0, MPI_BYTE), MPI_Allreduce (MPI_DOUBLE, MPI_SUM) and
+ * MPI_Alltoall (MPI_BYTE; the size is the block sent to each peer, so a rank
+ * sends np times it) at 8 B, 1 KiB, 64 KiB and 1 MiB. Barrier, allreduce and
+ * alltoall run back to back (each call depends on every rank); each bcast is
+ * timed alone and followed by an untimed barrier, so pipelined bcasts cannot
+ * overlap. The time of a call is the slowest rank's. Prints, e.g.:
  *   barrier np=8 usec=13.5 mean=... min=... max=... iters=... batches=...
  *   allreduce bytes=8 np=2 usec=0.61 ...
- * Options: --ops barrier,bcast,allreduce (default all), --sizes a,b,... */
+ *   alltoall bytes=1024 np=4 usec=n/a     (the implementation lacks it)
+ * Errors return (MPI_ERRORS_RETURN): an operation whose untimed first call
+ * fails on any rank is reported as n/a at every size and skipped, so one
+ * missing collective does not end the run.
+ * --time-limit is shared out: each operation may start new sizes until its
+ * share (what is left divided by the operations left) is used up, so a slow
+ * implementation still reaches every operation.
+ * Options: --ops barrier,bcast,allreduce,alltoall (default all),
+ * --sizes a,b,... */
 #include "bench_common.h"
+
+enum { OP_BARRIER, OP_BCAST, OP_ALLREDUCE, OP_ALLTOALL, OP_COUNT };
 
 typedef struct {
   char* buf;
   double* sbuf;
   double* rbuf;
+  char* a2a_sbuf; /* np blocks of the largest size */
+  char* a2a_rbuf;
   int bytes;
-  int op; /* 0 barrier, 1 bcast, 2 allreduce */
+  int op;
 } coll_ctx;
+
+/* One call of the operation; returns its MPI error code. */
+static int coll_call(const coll_ctx* c) {
+  switch (c->op) {
+    case OP_BARRIER:
+      return MPI_Barrier(MPI_COMM_WORLD);
+    case OP_BCAST:
+      return MPI_Bcast(c->buf, c->bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    case OP_ALLREDUCE:
+      return MPI_Allreduce(c->sbuf, c->rbuf, c->bytes / (int)sizeof(double),
+                           MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    default:
+      return MPI_Alltoall(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf,
+                          c->bytes, MPI_BYTE, MPI_COMM_WORLD);
+  }
+}
 
 static double coll_run(void* p, long iters) {
   coll_ctx* c = (coll_ctx*)p;
   double t0 = MPI_Wtime();
   double in_bcast = 0.0;
   long i;
-  switch (c->op) {
-    case 0:
-      for (i = 0; i < iters; ++i) {
-        MPI_Barrier(MPI_COMM_WORLD);
-      }
-      break;
-    case 1:
-      for (i = 0; i < iters; ++i) {
-        double t = MPI_Wtime();
-        MPI_Bcast(c->buf, c->bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
-        in_bcast += MPI_Wtime() - t;
-        MPI_Barrier(MPI_COMM_WORLD);
-      }
-      return in_bcast;
-    default:
-      for (i = 0; i < iters; ++i) {
-        MPI_Allreduce(c->sbuf, c->rbuf, c->bytes / (int)sizeof(double),
-                      MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-      }
-      break;
+  if (c->op == OP_BCAST) {
+    for (i = 0; i < iters; ++i) {
+      double t = MPI_Wtime();
+      coll_call(c);
+      in_bcast += MPI_Wtime() - t;
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+    return in_bcast;
+  }
+  for (i = 0; i < iters; ++i) {
+    coll_call(c);
   }
   return MPI_Wtime() - t0;
 }
 
 static void coll_print(const char* name, const coll_ctx* c, int np,
                        const bench_stats* st) {
-  if (c->op == 0) {
+  if (c->op == OP_BARRIER) {
     printf("%s np=%d", name, np);
   } else {
     printf("%s bytes=%d np=%d", name, c->bytes, np);
   }
-  printf(" usec=%.3f mean=%.3f min=%.3f max=%.3f iters=%ld batches=%d\n",
-         st->median * 1e6, st->mean * 1e6, st->min * 1e6, st->max * 1e6,
-         st->iters, st->batches);
+  if (st == NULL) {
+    printf(" usec=n/a\n");
+  } else {
+    printf(" usec=%.3f mean=%.3f min=%.3f max=%.3f iters=%ld batches=%d\n",
+           st->median * 1e6, st->mean * 1e6, st->min * 1e6, st->max * 1e6,
+           st->iters, st->batches);
+  }
   fflush(stdout);
 }
 
+/* Collective: the untimed first call of the operation at the current size.
+ * Returns 1 on every rank when it failed on any (rank 0 names the error). */
+static int coll_unsupported(const char* name, const coll_ctx* c) {
+  int rc = coll_call(c);
+  int failed = rc != MPI_SUCCESS;
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any && bench_rank() == 0) {
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    msg[0] = '\0';
+    if (rc != MPI_SUCCESS) {
+      MPI_Error_string(rc, msg, &len);
+    }
+    printf("# %s: skipped, the first call failed: %s\n", name,
+           rc != MPI_SUCCESS ? msg : "(on another rank)");
+    fflush(stdout);
+  }
+  return any;
+}
+
+/* Collective: rank 0 decides whether the operation's share of the time limit
+ * is used up. */
+static int coll_op_out_of_time(const char* name, double op_start,
+                               double budget) {
+  int stop = 0;
+  if (bench_rank() == 0) {
+    stop = (MPI_Wtime() - op_start) > budget;
+  }
+  MPI_Bcast(&stop, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (stop && bench_rank() == 0) {
+    printf("# %s: stopped, its share of the time limit (%.1f s) is used up\n",
+           name, budget > 0.0 ? budget : 0.0);
+    fflush(stdout);
+  }
+  return stop;
+}
+
 int main(int argc, char** argv) {
-  static const char* const kNames[] = {"barrier", "bcast", "allreduce"};
+  static const char* const kNames[OP_COUNT] = {"barrier", "bcast", "allreduce",
+                                               "alltoall"};
   bench_opts o;
   coll_ctx c;
   int np = 0;
   int rank;
   int op;
   int i;
+  int ops_left = 0;
   long largest;
   size_t k;
 
@@ -75,11 +139,13 @@ int main(int argc, char** argv) {
   bench_begin();
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   rank = bench_rank();
-  if (bench_parse(&o, argc, argv, "barrier,bcast,allreduce",
-                  " [--ops barrier,bcast,allreduce]") != 0) {
+  if (bench_parse(&o, argc, argv, "barrier,bcast,allreduce,alltoall",
+                  " [--ops barrier,bcast,allreduce,alltoall]") != 0) {
     MPI_Finalize();
     return 2;
   }
+  /* A missing collective must not end the job: see coll_unsupported. */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   if (o.size_count == 0) {
     static const long kSizes[] = {8, 1024, 65536, 1048576};
     for (i = 0; i < (int)(sizeof(kSizes) / sizeof(kSizes[0])); ++i) {
@@ -87,35 +153,64 @@ int main(int argc, char** argv) {
     }
   }
   largest = bench_largest_size(&o);
+  memset(&c, 0, sizeof(c));
   c.buf = (char*)bench_alloc((size_t)largest);
   c.sbuf = (double*)bench_alloc((size_t)largest);
   c.rbuf = (double*)bench_alloc((size_t)largest);
   for (k = 0; k < (size_t)largest / sizeof(double); ++k) {
     c.sbuf[k] = 1.0;
   }
+  for (op = 0; op < OP_COUNT; ++op) {
+    ops_left += bench_has_op(&o, kNames[op]);
+  }
+  if (bench_has_op(&o, "alltoall")) {
+    c.a2a_sbuf = (char*)bench_alloc((size_t)largest * (size_t)np);
+    c.a2a_rbuf = (char*)bench_alloc((size_t)largest * (size_t)np);
+  }
   if (rank == 0) {
     printf(
-        "# coll np=%d unit=usec per call (slowest rank), median of batches\n",
+        "# coll np=%d unit=usec per call (slowest rank), median of batches; "
+        "alltoall bytes = block sent to each peer\n",
         np);
     fflush(stdout);
   }
-  for (op = 0; op < 3; ++op) {
+  for (op = 0; op < OP_COUNT; ++op) {
+    const int points = (op == OP_BARRIER) ? 1 : o.size_count;
+    double op_start;
+    double budget;
     if (!bench_has_op(&o, kNames[op])) {
       continue;
     }
+    /* What is left of the limit, shared by the operations left; rank 0's
+     * clock decides, so every rank uses its figure. */
+    op_start = MPI_Wtime();
+    budget = (o.time_limit_s - (op_start - bench_start_time)) / ops_left--;
+    MPI_Bcast(&budget, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     c.op = op;
-    for (i = 0; i < (op == 0 ? 1 : o.size_count); ++i) {
+    c.bytes = (op == OP_BARRIER) ? 0 : (int)o.sizes[0];
+    if (coll_unsupported(kNames[op], &c)) {
+      for (i = 0; i < points; ++i) {
+        c.bytes = (op == OP_BARRIER) ? 0 : (int)o.sizes[i];
+        if (rank == 0) {
+          coll_print(kNames[op], &c, np, NULL);
+        }
+      }
+      continue;
+    }
+    for (i = 0; i < points; ++i) {
       bench_stats st;
-      if (bench_out_of_time(&o)) {
+      if (i > 0 && coll_op_out_of_time(kNames[op], op_start, budget)) {
         break;
       }
-      c.bytes = (op == 0) ? 0 : (int)o.sizes[i];
+      c.bytes = (op == OP_BARRIER) ? 0 : (int)o.sizes[i];
       st = bench_measure(coll_run, &c, &o, 1);
       if (rank == 0) {
         coll_print(kNames[op], &c, np, &st);
       }
     }
   }
+  free(c.a2a_rbuf);
+  free(c.a2a_sbuf);
   free(c.rbuf);
   free(c.sbuf);
   free(c.buf);

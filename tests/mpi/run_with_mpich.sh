@@ -87,7 +87,7 @@ for i in "${!names[@]}"; do
   [[ -z "$filter" || "$name" =~ $filter ]] || continue
   IFS=$'\x1f' read -r -a o <<< "${opts[$i]}"
   exit_code=0 timeout_s=60 direct=0 leftovers=() args=() only=0 xfail=""
-  counts=()
+  counts=() envs=()
   for opt in "${o[@]}"; do
     case $opt in
       shmpi-only) only=1 ;;
@@ -102,6 +102,7 @@ for i in "${!names[@]}"; do
         n=${c%%:*}
         counts+=(--count $((${n//\{np\}/${nps[$i]}})) "${c#*:}") ;;
       mpich-xfail=*) xfail=${opt#mpich-xfail=} ;;
+      env=*) envs+=("${opt#env=}") ;;
       *) echo "manifest: unknown option '$opt' for $name" >&2; exit 2 ;;
     esac
   done
@@ -119,6 +120,7 @@ for i in "${!names[@]}"; do
   else
     cmd=(mpirun.mpich -n "${nps[$i]}" "$bin" "${args[@]}")
   fi
+  [ ${#envs[@]} -eq 0 ] || cmd=(env "${envs[@]}" "${cmd[@]}")
   log="$build/log/$name.log"
   start=$(date +%s.%N)
   # MPICH busy-polls: oversubscribed runs are slow, so allow it twice the time.

@@ -65,6 +65,39 @@ TEST(Topology, NumaPolicyPicksTheNodeOfTheRanksCore) {
   }
 }
 
+// The machine of the MPI tests' 4-node case (tests/mpi/manifest.txt): two
+// packages of two NUMA nodes of two cores. Eight ranks fill it, two per node,
+// as shmpirun --bind-to core or numa records them in the rank table.
+TEST(Topology, EightRanksOnTwoPackagesOfTwoNodesOfTwoCores) {
+  auto loaded = Topology::load_synthetic("package:2 numa:2 core:2 pu:1");
+  ASSERT_TRUE(loaded.has_value());
+  const Topology& topology = loaded.value();
+  EXPECT_EQ(topology.core_count(), 8);
+  EXPECT_EQ(topology.numa_count(), 4);
+  const int expected_node[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+  for (int rank = 0; rank < 8; ++rank) {
+    Placement core = topology.placement_for(rank, 8, BindPolicy::kCore);
+    EXPECT_EQ(core.core, rank) << "rank " << rank;
+    EXPECT_EQ(core.numa_node, expected_node[rank]) << "rank " << rank;
+    Placement numa = topology.placement_for(rank, 8, BindPolicy::kNuma);
+    EXPECT_EQ(numa.core, -1) << "rank " << rank;
+    EXPECT_EQ(numa.numa_node, expected_node[rank]) << "rank " << rank;
+  }
+}
+
+// More ranks than synthetic cores: the ranks alternate between the nodes of
+// a two-core, two-node machine, as in the MPI tests' wrap case.
+TEST(Topology, RanksWrapAroundTwoSingleCoreNodes) {
+  auto loaded = Topology::load_synthetic("numa:2 core:1 pu:1");
+  ASSERT_TRUE(loaded.has_value());
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_EQ(
+        loaded.value().placement_for(rank, 4, BindPolicy::kCore).numa_node,
+        rank % 2)
+        << "rank " << rank;
+  }
+}
+
 TEST(Topology, NonePolicyLeavesRanksUnbound) {
   Topology topology = two_nodes();
   Placement placement = topology.placement_for(5, 8, BindPolicy::kNone);
