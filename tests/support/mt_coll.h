@@ -62,6 +62,12 @@ static inline MPI_Comm mt_coll_comm(const char* kind) {
   return comm;
 }
 
+// Whether a test loops over this root: every root up to 5 ranks, three
+// roots beyond (MPICH busy-polls: oversubscribed syncs are slow there).
+static inline int mt_coll_root_used(int root, int size) {
+  return size <= 5 || root == 0 || root == size / 2 || root == size - 1;
+}
+
 // Completes a nonblocking collective at once, or does nothing for a
 // blocking one: lets one program body test both forms.
 static inline void mt_coll_wait(MPI_Request* request) {

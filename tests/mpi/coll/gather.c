@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   const long counts[] = {0, 1, 3, 1000, 4099, 1L << 18};
   const int count_n = args.big ? 6 : 5;
   const long max_count = args.big ? (1L << 18) : 4099;
-  int* send = mt_malloc((size_t)max_count * sizeof(int));
+  int* send = mt_malloc((size_t)(max_count + size) * sizeof(int));
   // gatherv: rank r at most max_count + r, plus one-int gaps.
   const size_t recv_ints = (size_t)size * (size_t)(max_count + size + 1);
   int* recv = mt_malloc(recv_ints * sizeof(int));
@@ -33,6 +33,9 @@ int main(int argc, char** argv) {
   for (int c = 0; c < count_n; ++c) {
     const long count = counts[c];
     for (int root = 0; root < size; ++root) {
+      if (!mt_coll_root_used(root, size)) {
+        continue;
+      }
       if (count > 4099 && root != size - 1) {
         continue;
       }

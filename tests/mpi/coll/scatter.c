@@ -31,6 +31,9 @@ int main(int argc, char** argv) {
   for (int c = 0; c < count_n; ++c) {
     const long count = counts[c];
     for (int root = 0; root < size; ++root) {
+      if (!mt_coll_root_used(root, size)) {
+        continue;
+      }
       if (count > 4099 && root != size - 1) {
         continue;
       }
