@@ -186,37 +186,6 @@ int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
 void retain_type(const TypeArg& /*type*/) noexcept {}
 void release_type(const TypeArg& /*type*/) noexcept {}
 
-int check_op(Comm* comm, MPI_Op op, const TypeArg& type, OpArg* out,
-             const char* function) noexcept {
-  out->handle = op;
-  out->user = nullptr;
-  out->commutative = true;
-  out->kind = datatype::op_from_handle(reinterpret_cast<std::uintptr_t>(op));
-  if (out->kind == datatype::OpKind::kInvalid) {
-    return fail(comm, MPI_ERR_OP, function, "invalid reduction operation %p",
-                static_cast<void*>(op));
-  }
-  if (type.element == nullptr) {
-    return fail(comm, MPI_ERR_OP, function,
-                "%s needs a datatype made of one predefined type",
-                datatype::op_name(out->kind));
-  }
-  if (datatype::check_op_type(out->kind, *type.element) != MPI_SUCCESS) {
-    return fail(comm, MPI_ERR_OP, function, "%s is not defined for %s",
-                datatype::op_name(out->kind), type.element->name);
-  }
-  return MPI_SUCCESS;
-}
-
-void apply_op(const OpArg& op, const TypeArg& type, const void* in, void* inout,
-              std::size_t count) {
-  datatype::reduce(op.kind, *type.element, in, inout,
-                   count * type.element_count);
-}
-
-void retain_op(const OpArg& /*op*/) noexcept {}
-void release_op(const OpArg& /*op*/) noexcept {}
-
 int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
                  const char* function) noexcept {
   if (buffer == nullptr && count > 0) [[unlikely]] {

@@ -440,16 +440,17 @@ static inline void mt_reduce_fill(void* buf, const MtType* t, MPI_Op op, int r,
   }
 }
 
-// Checks a reduced buffer against the locally computed result; FAILs with
-// the first differing element.
-static inline void mt_reduce_check(const void* buf, const MtType* t,
-                                   const MtOp* op, int size, long count,
-                                   const char* what) {
+// Checks a buffer against the reduction of the contributions of ranks
+// 0..ranks-1 of a communicator of `size` ranks (a prefix for MPI_Scan and
+// MPI_Exscan); FAILs with the first differing element.
+static inline void mt_reduce_check_ranks(const void* buf, const MtType* t,
+                                         const MtOp* op, int size, int ranks,
+                                         long count, const char* what) {
   for (long i = 0; i < count; ++i) {
     if (t->kind == kMtPair) {
       long long best = mt_reduce_pair_value(0, i);
       int best_index = mt_reduce_pair_index(0, size, i);
-      for (int r = 1; r < size; ++r) {
+      for (int r = 1; r < ranks; ++r) {
         const long long v = mt_reduce_pair_value(r, i);
         const int index = mt_reduce_pair_index(r, size, i);
         const int better = op->op == MPI_MAXLOC ? v > best : v < best;
@@ -468,7 +469,7 @@ static inline void mt_reduce_check(const void* buf, const MtType* t,
                best_index);
     } else if (t->kind == kMtComplex) {
       double _Complex expected = mt_reduce_complex(op->op, 0, i);
-      for (int r = 1; r < size; ++r) {
+      for (int r = 1; r < ranks; ++r) {
         const double _Complex z = mt_reduce_complex(op->op, r, i);
         expected = op->op == MPI_SUM ? expected + z : expected * z;
       }
@@ -487,9 +488,12 @@ static inline void mt_reduce_check(const void* buf, const MtType* t,
                creal(expected), cimag(expected));
     } else {
       long long expected = mt_reduce_value(op->op, t->kind, 0, i);
-      for (int r = 1; r < size; ++r) {
+      for (int r = 1; r < ranks; ++r) {
         expected = mt_reduce_combine(op->op, expected,
                                      mt_reduce_value(op->op, t->kind, r, i));
+      }
+      if (t->kind == kMtBool) {
+        expected = expected != 0;  // one rank: its own value, stored as bool
       }
       const long long got = mt_load_int(buf, t->size, i, t->kind);
       MT_CHECK(got == expected,
@@ -497,6 +501,13 @@ static inline void mt_reduce_check(const void* buf, const MtType* t,
                op->name, t->name, count, i, got, expected);
     }
   }
+}
+
+// Checks a buffer against the reduction over all `size` ranks.
+static inline void mt_reduce_check(const void* buf, const MtType* t,
+                                   const MtOp* op, int size, long count,
+                                   const char* what) {
+  mt_reduce_check_ranks(buf, t, op, size, size, count, what);
 }
 
 #endif  // SHMPI_TESTS_SUPPORT_MT_REDUCE_H_

@@ -484,28 +484,6 @@ extern "C" int PMPI_Iscatterv_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Iscatterv_c);
 
-extern "C" int PMPI_Op_commutative(MPI_Op /*op*/, int* /*commute*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Op_commutative");
-}
-SHMPI_PMPI_ALIAS(MPI_Op_commutative);
-
-extern "C" int PMPI_Op_create(MPI_User_function* /*user_fn*/, int /*commute*/,
-                              MPI_Op* /*op*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Op_create");
-}
-SHMPI_PMPI_ALIAS(MPI_Op_create);
-
-extern "C" int PMPI_Op_create_c(MPI_User_function_c* /*user_fn*/,
-                                int /*commute*/, MPI_Op* /*op*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Op_create_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Op_create_c);
-
-extern "C" int PMPI_Op_free(MPI_Op* /*op*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Op_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Op_free);
-
 extern "C" int PMPI_Reduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
                              MPI_Count /*count*/, MPI_Datatype /*datatype*/,
                              MPI_Op /*op*/, int /*root*/,
@@ -532,21 +510,6 @@ extern "C" int PMPI_Reduce_init_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Reduce_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Reduce_init_c);
-
-extern "C" int PMPI_Reduce_local(const void* /*inbuf*/, void* /*inoutbuf*/,
-                                 int /*count*/, MPI_Datatype /*datatype*/,
-                                 MPI_Op /*op*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Reduce_local");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce_local);
-
-extern "C" int PMPI_Reduce_local_c(const void* /*inbuf*/, void* /*inoutbuf*/,
-                                   MPI_Count /*count*/,
-                                   MPI_Datatype /*datatype*/,
-                                   MPI_Op /*op*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Reduce_local_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce_local_c);
 
 extern "C" int PMPI_Reduce_scatter_block_c(
     const void* /*sendbuf*/, void* /*recvbuf*/, MPI_Count /*recvcount*/,
