@@ -152,7 +152,8 @@ int check_constructor(MPI_Datatype oldtype, MPI_Datatype* newtype,
 }
 
 // Constructor arguments are recorded as ints for the int-count functions
-// and as large counts for the _c ones (MPI 4.0 §5.1.13).
+// and as large counts for the _c ones (MPI 4.0 §5.1.13). Only count types
+// (int or MPI_Count) are tested this way: MPI_Aint may be MPI_Count's type.
 template <typename C>
 constexpr bool kLarge = std::is_same_v<C, MPI_Count>;
 
@@ -411,9 +412,10 @@ int subarray_impl(int ndims, const C* sizes, const C* subsizes, const C* starts,
       newtype, function);
 }
 
-template <typename A>
-int resized_impl(MPI_Datatype oldtype, A lb, A extent, MPI_Datatype* newtype,
-                 const char* function) {
+// `large`: the _c form (MPI_Aint and MPI_Count may be the same C type, so
+// the type cannot tell).
+int resized_impl(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+                 bool large_form, MPI_Datatype* newtype, const char* function) {
   datatype::DescPtr old;
   if (int rc = check_constructor(oldtype, newtype, &old, function);
       rc != MPI_SUCCESS) {
@@ -421,10 +423,10 @@ int resized_impl(MPI_Datatype oldtype, A lb, A extent, MPI_Datatype* newtype,
   }
   std::vector<MPI_Aint> addresses;
   std::vector<MPI_Count> large;
-  if constexpr (kLarge<A>) {
+  if (large_form) {
     large = {lb, extent};
   } else {
-    addresses = {lb, extent};
+    addresses = {static_cast<MPI_Aint>(lb), static_cast<MPI_Aint>(extent)};
   }
   return make_handle(datatype::make_resized(old, static_cast<std::int64_t>(lb),
                                             static_cast<std::int64_t>(extent)),
@@ -610,14 +612,15 @@ SHMPI_PMPI_ALIAS(MPI_Type_create_subarray_c);
 extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
                                         MPI_Aint extent,
                                         MPI_Datatype* newtype) noexcept {
-  return resized_impl(oldtype, lb, extent, newtype, "MPI_Type_create_resized");
+  return resized_impl(oldtype, lb, extent, false, newtype,
+                      "MPI_Type_create_resized");
 }
 SHMPI_PMPI_ALIAS(MPI_Type_create_resized);
 
 extern "C" int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb,
                                           MPI_Count extent,
                                           MPI_Datatype* newtype) noexcept {
-  return resized_impl(oldtype, lb, extent, newtype,
+  return resized_impl(oldtype, lb, extent, true, newtype,
                       "MPI_Type_create_resized_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Type_create_resized_c);
