@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <mutex>
 
 namespace shmpi::datatype {
 
@@ -178,30 +177,38 @@ std::uint64_t basic_elements_of(const BasicType& type) {
 
 }  // namespace
 
+namespace {
+
+DescPtr describe_basic(const BasicType& type) {
+  TypeDesc d;
+  d.basic = &type;
+  // In packed form a predefined element takes its extent (pack.hpp).
+  d.segments.push_back(
+      Segment{0, type.extent, static_cast<std::uint64_t>(type.extent), 1});
+  d.packed = static_cast<std::uint64_t>(type.extent);
+  d.size = type.size;
+  d.basic_count = basic_elements_of(type);
+  d.ub = d.true_ub = type.extent;
+  d.element = &type;
+  d.element_count = 1;
+  d.alignment = type.alignment;
+  d.bounded = true;
+  return std::make_shared<const TypeDesc>(std::move(d));
+}
+
+}  // namespace
+
 const DescPtr& basic_desc(const BasicType& type) {
-  static std::array<DescPtr, 0x400> cache;
-  static std::mutex mutex;
-  // Predefined handles are below 0x400 (mpi.h); the cache never shrinks, so
-  // a reference into it stays valid.
-  std::lock_guard<std::mutex> lock(mutex);
-  DescPtr& slot = cache.at(type.id);
-  if (slot == nullptr) {
-    TypeDesc d;
-    d.basic = &type;
-    // In packed form a predefined element takes its extent (pack.hpp).
-    d.segments.push_back(
-        Segment{0, type.extent, static_cast<std::uint64_t>(type.extent), 1});
-    d.packed = static_cast<std::uint64_t>(type.extent);
-    d.size = type.size;
-    d.basic_count = basic_elements_of(type);
-    d.ub = d.true_ub = type.extent;
-    d.element = &type;
-    d.element_count = 1;
-    d.alignment = type.alignment;
-    d.bounded = true;
-    slot = std::make_shared<const TypeDesc>(std::move(d));
-  }
-  return slot;
+  // Built once for every predefined type (thread-safe static
+  // initialization), then only read: no lock on the query paths.
+  static const auto* const table = [] {
+    auto* all = new std::array<DescPtr, 0x400>();  // never freed
+    for (const BasicType& t : predefined_types()) {
+      all->at(t.id) = describe_basic(t);
+    }
+    return all;
+  }();
+  return table->at(type.id);
 }
 
 DescPtr make_contiguous(std::uint64_t count, const DescPtr& old) {
