@@ -1,23 +1,129 @@
 // SPDX-License-Identifier: MIT
-// Out-of-line pack/unpack for non-contiguous layouts. No constructor makes a
-// TypeMap yet (derived datatypes arrive with the collectives issue), so
-// nothing can reach these; they exist so protocols are written against the
-// final interface.
+// The walker for non-contiguous layouts: copies a window [offset, offset +
+// bytes) of the packed form, starting mid-stream from a cursor computed from
+// the offset (element, segment by binary search, block, byte in block), so a
+// protocol copying a message in small chunks pays O(log segments) per chunk,
+// not a walk from the start.
 #include "datatype/pack.hpp"
 
-#include "base/assert.hpp"
+#include <algorithm>
+#include <cstdint>
+
+#include "datatype/type_map.hpp"
 
 namespace shmpi::datatype {
 
-void pack_noncontiguous(const Layout& /*layout*/, std::size_t /*offset*/,
-                        void* /*destination*/, std::size_t /*bytes*/) noexcept {
-  SHMPI_UNREACHABLE("non-contiguous layout without derived datatypes");
+namespace {
+
+// Copies `blocks` blocks of `length` bytes between memory (stride apart) and
+// the packed stream. Small power-of-two blocks get fixed-size copies the
+// compiler turns into single moves.
+template <bool kToPacked>
+void copy_blocks(std::byte* memory, std::int64_t stride, std::uint64_t length,
+                 std::uint64_t blocks, std::byte* stream) {
+  auto run = [&]<std::size_t kSize>() {
+    for (std::uint64_t k = 0; k < blocks; ++k) {
+      if constexpr (kToPacked) {
+        std::memcpy(stream, memory, kSize);
+      } else {
+        std::memcpy(memory, stream, kSize);
+      }
+      stream += kSize;
+      memory += stride;
+    }
+  };
+  switch (length) {
+    case 4:
+      run.template operator()<4>();
+      return;
+    case 8:
+      run.template operator()<8>();
+      return;
+    case 16:
+      run.template operator()<16>();
+      return;
+    default:
+      break;
+  }
+  for (std::uint64_t k = 0; k < blocks; ++k) {
+    if constexpr (kToPacked) {
+      std::memcpy(stream, memory, length);
+    } else {
+      std::memcpy(memory, stream, length);
+    }
+    stream += length;
+    memory += stride;
+  }
 }
 
-void unpack_noncontiguous(const Layout& /*layout*/, std::size_t /*offset*/,
-                          const void* /*source*/,
-                          std::size_t /*bytes*/) noexcept {
-  SHMPI_UNREACHABLE("non-contiguous layout without derived datatypes");
+template <bool kToPacked>
+void walk(const Layout& layout, std::size_t offset, std::byte* stream,
+          std::size_t bytes) {
+  if (bytes == 0) {
+    return;
+  }
+  const TypeMap& map = *layout.map;
+  const std::uint64_t element = offset / map.packed;
+  const std::uint64_t in_element = offset % map.packed;
+  std::size_t si = static_cast<std::size_t>(
+      std::upper_bound(map.starts.begin(), map.starts.end(), in_element) -
+      map.starts.begin() - 1);
+  const Segment* s = &map.segments[si];
+  const std::uint64_t in_segment = in_element - map.starts[si];
+  std::uint64_t block = in_segment / s->length;
+  std::uint64_t at = in_segment % s->length;  // byte within the block
+  std::byte* element_base =
+      layout.base + static_cast<std::int64_t>(element) * map.extent;
+  const std::size_t segment_count = map.segments.size();
+  while (bytes > 0) {
+    std::byte* memory =
+        element_base + s->disp + static_cast<std::int64_t>(block) * s->stride;
+    if (at != 0 || bytes < s->length) {
+      // A partial block: the window starts or ends inside it.
+      const std::size_t n = std::min<std::uint64_t>(s->length - at, bytes);
+      if constexpr (kToPacked) {
+        std::memcpy(stream, memory + at, n);
+      } else {
+        std::memcpy(memory + at, stream, n);
+      }
+      stream += n;
+      bytes -= n;
+      at += n;
+      if (at < s->length) {
+        return;  // the window ended inside this block
+      }
+      at = 0;
+      ++block;
+    } else {
+      const std::uint64_t blocks =
+          std::min<std::uint64_t>(s->count - block, bytes / s->length);
+      copy_blocks<kToPacked>(memory, s->stride, s->length, blocks, stream);
+      stream += blocks * s->length;
+      bytes -= blocks * s->length;
+      block += blocks;
+    }
+    if (block == s->count) {
+      block = 0;
+      if (++si == segment_count) {
+        si = 0;
+        element_base += map.extent;
+      }
+      s = &map.segments[si];
+    }
+  }
+}
+
+}  // namespace
+
+void pack_noncontiguous(const Layout& layout, std::size_t offset,
+                        void* destination, std::size_t bytes) noexcept {
+  walk<true>(layout, offset, static_cast<std::byte*>(destination), bytes);
+}
+
+void unpack_noncontiguous(const Layout& layout, std::size_t offset,
+                          const void* source, std::size_t bytes) noexcept {
+  walk<false>(layout, offset,
+              static_cast<std::byte*>(const_cast<void*>(source)), bytes);
 }
 
 }  // namespace shmpi::datatype

@@ -2,8 +2,10 @@
 // The one pack/unpack interface every protocol copies through. A Layout is
 // what a protocol needs to know about (buffer, count, datatype): where the
 // data starts, how many packed bytes it holds, and whether it is contiguous.
-// Contiguous layouts (every predefined type) take an inline memcpy; derived
-// datatypes (a later issue) provide a TypeMap and the out-of-line walker.
+// Contiguous layouts (every predefined type, and derived types whose data is
+// contiguous) take an inline memcpy; other derived datatypes provide a
+// TypeMap (type_map.hpp) and take the out-of-line walker, which starts at
+// any offset without walking from the beginning.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +13,7 @@
 
 namespace shmpi::datatype {
 
-struct TypeMap;  // derived-datatype description; not yet defined
+struct TypeMap;  // a derived datatype's flattened form (type_map.hpp)
 
 struct Layout {
   std::byte* base =

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "base/log.hpp"
+#include "mpi/datatype.hpp"
 #include "mpi/detail/unsupported.hpp"
 #include "mpi/errors.hpp"
 
@@ -169,22 +170,51 @@ int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
 
 int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
                    const char* function) noexcept {
-  const datatype::BasicType* basic = nullptr;
-  if (int rc = check_type(comm, type, &basic, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
   out->handle = type;
-  out->element = basic;
-  out->element_count = 1;
-  out->packed = static_cast<std::size_t>(basic->extent);
-  out->extent = basic->extent;
-  out->true_lb = 0;
-  out->map = nullptr;
+  if (const datatype::BasicType* basic = find_type(type)) [[likely]] {
+    out->element = basic;
+    out->element_count = 1;
+    out->packed = static_cast<std::size_t>(basic->extent);
+    out->extent = basic->extent;
+    out->true_lb = 0;
+    out->map = nullptr;
+    return MPI_SUCCESS;
+  }
+  const Datatype* derived = find_derived(type);
+  if (derived == nullptr) [[unlikely]] {
+    if (type == MPI_DATATYPE_NULL) {
+      return fail(comm, MPI_ERR_TYPE, function,
+                  "datatype is MPI_DATATYPE_NULL");
+    }
+    return fail(comm, MPI_ERR_TYPE, function, "invalid datatype handle %p",
+                static_cast<void*>(type));
+  }
+  if (!derived->committed) [[unlikely]] {
+    return fail(comm, MPI_ERR_TYPE, function,
+                "datatype %p is not committed (call MPI_Type_commit first)",
+                static_cast<void*>(type));
+  }
+  const datatype::TypeDesc& desc = *derived->desc;
+  out->element = desc.element;
+  out->element_count = desc.element_count;
+  out->packed = desc.packed;
+  out->extent = desc.extent();
+  out->true_lb = desc.true_lb;
+  out->map = desc.map.get();
   return MPI_SUCCESS;
 }
 
-void retain_type(const TypeArg& /*type*/) noexcept {}
-void release_type(const TypeArg& /*type*/) noexcept {}
+void retain_type(const TypeArg& type) noexcept {
+  if (Datatype* derived = find_derived(type.handle)) {
+    retain(derived);
+  }
+}
+
+void release_type(const TypeArg& type) noexcept {
+  if (Datatype* derived = find_derived(type.handle)) {
+    release(derived);
+  }
+}
 
 int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
                  const char* function) noexcept {

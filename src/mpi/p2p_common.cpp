@@ -2,6 +2,7 @@
 #include "mpi/p2p_common.hpp"
 
 #include "mpi/bsend.hpp"
+#include "mpi/datatype.hpp"
 
 namespace shmpi::mpi {
 
@@ -28,6 +29,9 @@ int check_common(const void* buf, MPI_Count count, MPI_Datatype type,
     return rc;
   }
   op->layout = arg.layout(buf, static_cast<std::size_t>(count));
+  if (arg.map != nullptr) {
+    op->map_owner = find_derived(type)->desc->map;
+  }
   return MPI_SUCCESS;
 }
 
@@ -74,6 +78,7 @@ void setup_send(p2p::Request& request, const Operation& op,
   request.kind = p2p::RequestKind::kSend;
   request.mode = mode;
   request.layout = op.layout;
+  request.map_owner = op.map_owner;
   request.peer = op.peer;
   request.tag = op.tag;
   request.my_rank = op.comm->rank;
@@ -86,6 +91,7 @@ void setup_send(p2p::Request& request, const Operation& op,
 void setup_recv(p2p::Request& request, const Operation& op) {
   request.kind = p2p::RequestKind::kRecv;
   request.layout = op.layout;
+  request.map_owner = op.map_owner;
   request.peer = op.peer;
   request.tag = op.tag;
   request.context_id = op.comm->recv_context_id;

@@ -3,6 +3,8 @@
 // points (blocking, nonblocking and persistent).
 #pragma once
 
+#include <memory>
+
 #include "mpi/core.hpp"
 #include "p2p/engine.hpp"
 
@@ -13,6 +15,9 @@ struct Operation {
   datatype::Layout layout;
   int peer = 0;
   int tag = 0;
+  // Keeps a derived datatype's map alive while a request uses the layout
+  // (the user may free the datatype first); null for contiguous data.
+  std::shared_ptr<const datatype::TypeMap> map_owner;
 };
 
 // Checks (buf, count, type, dest, tag, comm) of a send in the standard's

@@ -163,8 +163,9 @@ int matched_receive(void* buf, MPI_Count count, MPI_Datatype datatype,
     return fail(nullptr, MPI_ERR_ARG, function, "message is NULL");
   }
   if (*message == MPI_MESSAGE_NO_PROC) {
-    setup_recv(request,
-               Operation{&state().self, {}, MPI_PROC_NULL, MPI_ANY_TAG});
+    setup_recv(
+        request,
+        Operation{&state().self, {}, MPI_PROC_NULL, MPI_ANY_TAG, nullptr});
     complete_proc_null(request);
     *message = MPI_MESSAGE_NULL;
     return MPI_SUCCESS;
@@ -252,128 +253,7 @@ extern "C" int PMPI_Imrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype,
 }
 SHMPI_PMPI_ALIAS(MPI_Imrecv_c);
 
-// ------------------------------------------------------------ datatypes
-
-extern "C" int PMPI_Type_size(MPI_Datatype datatype, int* size) noexcept {
-  const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_size");
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (size == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
-  }
-  *size = static_cast<int>(type->size);
-  return MPI_SUCCESS;
-}
-SHMPI_PMPI_ALIAS(MPI_Type_size);
-
-extern "C" int PMPI_Type_size_x(MPI_Datatype datatype,
-                                MPI_Count* size) noexcept {
-  const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_size_x");
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (size == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Type_size_x", "size is NULL");
-  }
-  *size = type->size;
-  return MPI_SUCCESS;
-}
-SHMPI_PMPI_ALIAS(MPI_Type_size_x);
-
-extern "C" int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb,
-                                    MPI_Aint* extent) noexcept {
-  const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(nullptr, datatype, &type, "MPI_Type_get_extent");
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (lb == nullptr || extent == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Type_get_extent", "NULL argument");
-  }
-  *lb = 0;
-  *extent = static_cast<MPI_Aint>(type->extent);
-  return MPI_SUCCESS;
-}
-SHMPI_PMPI_ALIAS(MPI_Type_get_extent);
-
-namespace {
-int count_of(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count,
-             const char* function) {
-  const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(nullptr, datatype, &type, function);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (status == nullptr || count == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, function, "NULL argument");
-  }
-  const MPI_Count bytes = status_bytes(status);
-  // On the wire a predefined element occupies its extent (see p2p_common).
-  const auto wire = static_cast<MPI_Count>(type->extent);
-  *count = (wire == 0)
-               ? 0
-               : (bytes % wire == 0 ? bytes / wire
-                                    : static_cast<MPI_Count>(MPI_UNDEFINED));
-  return MPI_SUCCESS;
-}
-}  // namespace
-
-extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype,
-                              int* count) noexcept {
-  MPI_Count value = 0;
-  if (int rc = count_of(status, datatype, &value, "MPI_Get_count");
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  *count = static_cast<int>(value);
-  return MPI_SUCCESS;
-}
-SHMPI_PMPI_ALIAS(MPI_Get_count);
-
-extern "C" int PMPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype,
-                                MPI_Count* count) noexcept {
-  return count_of(status, datatype, count, "MPI_Get_count_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Get_count_c);
-
-extern "C" int PMPI_Get_elements(const MPI_Status* status,
-                                 MPI_Datatype datatype, int* count) noexcept {
-  MPI_Count value = 0;
-  if (int rc = count_of(status, datatype, &value, "MPI_Get_elements");
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  *count = static_cast<int>(value);
-  return MPI_SUCCESS;
-}
-SHMPI_PMPI_ALIAS(MPI_Get_elements);
-
-extern "C" int PMPI_Get_elements_x(const MPI_Status* status,
-                                   MPI_Datatype datatype,
-                                   MPI_Count* count) noexcept {
-  return count_of(status, datatype, count, "MPI_Get_elements_x");
-}
-SHMPI_PMPI_ALIAS(MPI_Get_elements_x);
-
-extern "C" int PMPI_Status_set_elements(MPI_Status* status,
-                                        MPI_Datatype datatype,
-                                        int count) noexcept {
-  const datatype::BasicType* type = nullptr;
-  if (int rc = check_type(nullptr, datatype, &type, "MPI_Status_set_elements");
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (status == nullptr || count < 0) {
-    return fail(nullptr, MPI_ERR_ARG, "MPI_Status_set_elements",
-                "invalid argument");
-  }
-  set_status_count(status, static_cast<MPI_Count>(count) * type->extent);
-  return MPI_SUCCESS;
-}
-SHMPI_PMPI_ALIAS(MPI_Status_set_elements);
+// ------------------------------------------------------------ status
 
 extern "C" int PMPI_Status_set_cancelled(MPI_Status* status,
                                          int flag) noexcept {

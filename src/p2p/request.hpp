@@ -54,7 +54,10 @@ struct Request {
 
   // What the operation is about.
   datatype::Layout layout;  // send data, or receive buffer capacity
-  std::int32_t peer = 0;    // comm rank, MPI_ANY_SOURCE or MPI_PROC_NULL
+  // Owns layout.map (a derived datatype's flattened form) while the
+  // request lives, so MPI_Type_free during the operation is safe.
+  std::shared_ptr<const datatype::TypeMap> map_owner;
+  std::int32_t peer = 0;  // comm rank, MPI_ANY_SOURCE or MPI_PROC_NULL
   std::int32_t tag = 0;
   std::int32_t my_rank = 0;  // sender's rank in the communicator
   std::uint16_t context_id = 0;

@@ -23,17 +23,3 @@ extern "C" int PMPI_Grequest_start(MPI_Grequest_query_function* /*query_fn*/,
   return shmpi_mpi_unsupported("MPI_Grequest_start");
 }
 SHMPI_PMPI_ALIAS(MPI_Grequest_start);
-
-extern "C" int PMPI_Status_set_elements_c(
-    MPI_Status* /*status*/, MPI_Datatype /*datatype*/,
-    MPI_Count /*count*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Status_set_elements_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Status_set_elements_c);
-
-extern "C" int PMPI_Status_set_elements_x(
-    MPI_Status* /*status*/, MPI_Datatype /*datatype*/,
-    MPI_Count /*count*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Status_set_elements_x");
-}
-SHMPI_PMPI_ALIAS(MPI_Status_set_elements_x);

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Derived datatypes, independent of MPI handles: TypeDesc describes one
+// datatype (bounds, sizes, the elements it is made of) and TypeMap is its
+// flattened form that pack()/unpack() walk. The MPI layer composes TypeDescs
+// with the constructors below (one per MPI type constructor) and keeps one
+// per derived handle.
+//
+// Flattening: every derived element is a list of Segments, each a run of
+// equal blocks at a constant stride, in packed (type map) order. Adjacent
+// blocks merge and regular runs stay one Segment, so a vector of a million
+// doubles is one Segment, and a type whose data is contiguous gets no map at
+// all (the memcpy fast path).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "datatype/pack.hpp"
+#include "datatype/predefined.hpp"
+
+namespace shmpi::datatype {
+
+// `count` blocks of `length` bytes; block k starts at disp + k * stride. The
+// blocks are copied byte for byte: packed form and memory form agree inside
+// a block.
+struct Segment {
+  std::int64_t disp = 0;  // TypeMap: from the element's true lower bound
+  std::int64_t stride = 0;
+  std::uint64_t length = 0;
+  std::uint64_t count = 1;
+};
+
+// What the walker needs: one derived element's segments and where each
+// starts in the packed form. Element i of a buffer lies at base + i * extent.
+struct TypeMap {
+  std::vector<Segment> segments;
+  std::vector<std::uint64_t> starts;  // packed offset of each segment
+  std::uint64_t packed = 0;           // packed bytes per element (> 0)
+  std::int64_t extent = 0;
+};
+
+struct TypeDesc;
+using DescPtr = std::shared_ptr<const TypeDesc>;
+
+// A stretch of a type's packed form: `copies` consecutive copies of `child`.
+// MPI_Get_elements walks these to count basic elements in a partial element.
+struct Part {
+  DescPtr child;
+  std::uint64_t copies = 0;
+};
+
+struct TypeDesc {
+  const BasicType* basic = nullptr;  // set for a predefined type only
+  std::vector<Segment> segments;     // displacements from the buffer address
+  std::vector<Part> parts;           // derived types: the data in packed order
+  std::uint64_t packed = 0;          // packed bytes per element
+  std::uint64_t size = 0;            // MPI_Type_size
+  std::uint64_t basic_count = 0;     // basic elements (MPI_Get_elements)
+  std::int64_t lb = 0;
+  std::int64_t ub = 0;
+  std::int64_t true_lb = 0;
+  std::int64_t true_ub = 0;
+  // The one predefined type all data is made of (nullptr if none or mixed)
+  // and how many of it one element holds.
+  const BasicType* element = nullptr;
+  std::uint64_t element_count = 0;
+  bool mixed = false;
+  std::uint32_t alignment = 1;   // largest alignment of any basic element
+  bool explicit_bounds = false;  // resized somewhere: struct does not pad
+  bool bounded = false;          // lb/ub mean something (false: empty type map)
+  std::shared_ptr<const TypeMap> map;  // nullptr: data contiguous at true_lb
+
+  std::int64_t extent() const { return ub - lb; }
+};
+
+// The description of a predefined type (cached; lives for the process).
+const DescPtr& basic_desc(const BasicType& type);
+
+// The MPI type constructors, with byte displacements and strides (the MPI
+// layer multiplies by the old type's extent where the standard says so).
+// Counts are validated by the caller (non-negative).
+DescPtr make_contiguous(std::uint64_t count, const DescPtr& old);
+DescPtr make_hvector(std::uint64_t count, std::uint64_t blocklength,
+                     std::int64_t stride, const DescPtr& old);
+DescPtr make_hindexed(std::span<const std::uint64_t> blocklengths,
+                      std::span<const std::int64_t> displacements,
+                      const DescPtr& old);
+DescPtr make_struct(std::span<const std::uint64_t> blocklengths,
+                    std::span<const std::int64_t> displacements,
+                    std::span<const DescPtr> types);
+DescPtr make_resized(const DescPtr& old, std::int64_t lb, std::int64_t extent);
+// order_c: MPI_ORDER_C (last dimension varies fastest). Arguments validated
+// by the caller (0 < subsizes, starts + subsizes <= sizes).
+DescPtr make_subarray(std::span<const std::uint64_t> sizes,
+                      std::span<const std::uint64_t> subsizes,
+                      std::span<const std::uint64_t> starts, bool order_c,
+                      const DescPtr& old);
+
+// Basic elements in the first `bytes` packed bytes of `count` elements of
+// `type`, or -1 when `bytes` ends inside a basic element.
+std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes);
+
+// Where `count` elements of `type` at `buffer` are, for pack()/unpack().
+inline Layout layout_of(const TypeDesc& type, const void* buffer,
+                        std::size_t count) {
+  return Layout{
+      static_cast<std::byte*>(const_cast<void*>(buffer)) + type.true_lb,
+      count * type.packed, type.map.get()};
+}
+
+}  // namespace shmpi::datatype
