@@ -113,6 +113,19 @@ Until<Condition> until(Condition condition) {
   return Until<Condition>{std::move(condition)};
 }
 
+// co_await fail_with(error_class): the collective ends with that MPI error
+// (the caller then returns); continues at once.
+struct FailWith {
+  int error;
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<Task::promise_type> self) noexcept {
+    self.promise().run->error = error;
+    return false;
+  }
+  void await_resume() const noexcept {}
+};
+inline FailWith fail_with(int error) { return FailWith{error}; }
+
 // Advances `task` (bound to `run`) as far as it goes without waiting; true
 // once it has finished.
 inline bool step(Task& task, Run& run) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "coll/intra.hpp"
+#include "coll/numa.hpp"
 #include "coll/rounds.hpp"
 #include "coll/task.hpp"
 #include "mpi/coll_common.hpp"
@@ -241,7 +242,10 @@ int do_barrier(MPI_Comm comm, MPI_Request* request, const char* fn) {
     state().runtime->world_barrier();
     return MPI_SUCCESS;
   }
-  return run(c, algo::barrier(*c), Holds{}, request, fn);
+  return run(
+      c,
+      algo::spans_numa_nodes(*c) ? algo::numa_barrier(*c) : algo::barrier(*c),
+      Holds{}, request, fn);
 }
 
 int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
@@ -274,8 +278,10 @@ int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
     }
     return MPI_SUCCESS;
   }
-  return run(c, algo::bcast(*c, data, root), Holds{{type}, {}, false}, request,
-             fn);
+  return run(c,
+             algo::spans_numa_nodes(*c) ? algo::numa_bcast(*c, data, root)
+                                        : algo::bcast(*c, data, root),
+             Holds{{type}, {}, false}, request, fn);
 }
 
 int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
@@ -361,9 +367,11 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   const Layout recv = layout(type, recvbuf, c->rank == root ? count : 0);
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
+  const auto n = static_cast<std::size_t>(count);
   return run(c,
-             algo::reduce(*c, send, recv, type, oparg,
-                          static_cast<std::size_t>(count), root),
+             oparg.commutative && algo::spans_numa_nodes(*c)
+                 ? algo::numa_reduce(*c, send, recv, type, oparg, n, root)
+                 : algo::reduce(*c, send, recv, type, oparg, n, root),
              Holds{{type}, oparg, true}, request, fn);
 }
 
@@ -408,9 +416,11 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   }
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
+  const auto n = static_cast<std::size_t>(count);
   return run(c,
-             algo::allreduce(*c, send, recv, type, oparg,
-                             static_cast<std::size_t>(count)),
+             oparg.commutative && algo::spans_numa_nodes(*c)
+                 ? algo::numa_allreduce(*c, send, recv, type, oparg, n)
+                 : algo::allreduce(*c, send, recv, type, oparg, n),
              Holds{{type}, oparg, true}, request, fn);
 }
 

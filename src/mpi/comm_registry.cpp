@@ -639,6 +639,15 @@ int make_numa_subcomms(Comm& comm) {
     r.generation = generation;
     return make_intracomm(comm, r);
   };
+  comm.numa_leaders = leaders;
+  comm.numa_node_of.assign(static_cast<std::size_t>(comm.size), 0);
+  for (int r = 0; r < comm.size; ++r) {
+    for (std::size_t k = 0; k < leaders.size(); ++k) {
+      if (node_of(leaders[k]) == node_of(r)) {
+        comm.numa_node_of[static_cast<std::size_t>(r)] = static_cast<int>(k);
+      }
+    }
+  }
   comm.intranode = build(same_node, contextid::SubComm::kIntranode);
   if (comm.intranode == nullptr) {
     return MPI_ERR_NO_MEM;

@@ -71,6 +71,10 @@ struct Comm {
   Comm* intranode = nullptr;
   Comm* internode = nullptr;
   bool subcomms_made = false;
+  // With them: each rank's node, numbered by its leader's rank in
+  // `internode`, and each node's leader (a rank of this communicator).
+  std::vector<int> numa_node_of;
+  std::vector<int> numa_leaders;
   detail::CommShared* shared = nullptr;  // scratch block etc. (owned)
   bool predefined = false;               // MPI_COMM_WORLD / MPI_COMM_SELF
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
