@@ -60,6 +60,41 @@ void fold(Comm& c, const OpArg& op, const TypeArg& unit, int first, int last,
   }
 }
 
+// Room for a fold's result when it cannot go straight into the receive
+// buffer: in the coroutine frame for inline-sized rounds (no allocation on
+// the small-message path), on the heap for bulk rounds.
+class Accumulator {
+ public:
+  explicit Accumulator(std::size_t bytes) {
+    if (bytes > sizeof local_) {
+      heap_ = std::make_unique<std::byte[]>(bytes);
+    }
+  }
+  std::byte* get() { return heap_ ? heap_.get() : local_; }
+
+ private:
+  alignas(std::max_align_t) std::byte local_[kInline];
+  std::unique_ptr<std::byte[]> heap_;
+};
+
+// Bytes an Accumulator needs for folds of `bytes` into `recv`: none when
+// recv is contiguous (folded in place there).
+std::size_t accumulator_bytes(const Layout& recv, std::size_t bytes) {
+  return recv.map == nullptr ? 0 : bytes;
+}
+
+// fold() of `n` units into packed positions [recv_at, ...) of `recv`.
+void fold_into(Comm& c, const OpArg& op, const TypeArg& unit, int first,
+               int last, std::size_t at, std::size_t n, const Layout& recv,
+               std::size_t recv_at, Accumulator& acc) {
+  if (recv.map == nullptr) {
+    fold(c, op, unit, first, last, at, n, recv.base + recv_at);
+    return;
+  }
+  fold(c, op, unit, first, last, at, n, acc.get());
+  datatype::unpack(recv, recv_at, acc.get(), n * unit.packed);
+}
+
 // Every member says a number; all learn the largest (v-collectives agree
 // this way on how many rounds they need).
 Task agree_max(Comm& c, std::uint64_t mine, std::uint64_t* out) {
@@ -111,10 +146,8 @@ Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     co_return;
   }
   const std::size_t per_round = units_per_round(unit.count, size);
-  std::unique_ptr<std::byte[]> acc;
-  if (c.rank == root) {
-    acc = std::make_unique<std::byte[]>(per_round * size);
-  }
+  Accumulator acc(c.rank == root ? accumulator_bytes(recv, per_round * size)
+                                 : 0);
   for (std::size_t first = 0; first < unit.count; first += per_round) {
     const std::size_t n = std::min(per_round, unit.count - first);
     co_await writable(c);
@@ -122,8 +155,7 @@ Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     publish(c);
     if (c.rank == root) {
       co_await all_arrived(c);
-      fold(c, op, unit.type, 0, c.size - 1, 0, n, acc.get());
-      datatype::unpack(recv, first * size, acc.get(), n * size);
+      fold_into(c, op, unit.type, 0, c.size - 1, 0, n, recv, first * size, acc);
     }
   }
 }
@@ -136,7 +168,7 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     co_return;
   }
   const std::size_t per_round = units_per_round(unit.count, size);
-  auto acc = std::make_unique<std::byte[]>(per_round * size);
+  Accumulator acc(accumulator_bytes(recv, per_round * size));
   const auto members = static_cast<std::size_t>(c.size);
   for (std::size_t first = 0; first < unit.count; first += per_round) {
     const std::size_t n = std::min(per_round, unit.count - first);
@@ -146,17 +178,17 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     co_await all_arrived(c);
     if (n * size <= kInline || n < members) {
       // Small: every member folds everything itself.
-      fold(c, op, unit.type, 0, c.size - 1, 0, n, acc.get());
-      datatype::unpack(recv, first * size, acc.get(), n * size);
+      fold_into(c, op, unit.type, 0, c.size - 1, 0, n, recv, first * size, acc);
       continue;
     }
-    // Large: member m folds part m, then everyone copies every part.
+    // Large: member m folds part m into its next round's area, then
+    // everyone copies every part.
     const auto me = static_cast<std::size_t>(c.rank);
     const std::size_t lo = n * me / members;
     const std::size_t hi = n * (me + 1) / members;
-    fold(c, op, unit.type, 0, c.size - 1, lo * size, hi - lo, acc.get());
     co_await writable(c);  // free: everyone has published the last round
-    std::memcpy(write_area(c, (hi - lo) * size), acc.get(), (hi - lo) * size);
+    fold(c, op, unit.type, 0, c.size - 1, lo * size, hi - lo,
+         write_area(c, (hi - lo) * size));
     publish(c);
     co_await all_arrived(c);
     for (std::size_t m = 0; m < members; ++m) {
@@ -172,11 +204,9 @@ Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
   // Same-size blocks: no agreement round needed.
   const std::size_t total = send.bytes;
   if (total == 0 || c.size == 1) {
-    if (c.rank == root && !in_place && total != 0) {
-      auto tmp = std::make_unique<std::byte[]>(total);
-      datatype::pack(send, 0, tmp.get(), total);
-      datatype::unpack(recv, static_cast<std::size_t>(root) * total, tmp.get(),
-                       total);
+    if (c.rank == root && !in_place) {
+      datatype::copy(send, 0, recv, static_cast<std::size_t>(root) * total,
+                     total);
     }
     co_return;
   }
@@ -189,10 +219,8 @@ Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
       for (int m = 0; m < c.size; ++m) {
         if (m == root) {
           if (!in_place) {
-            auto tmp = std::make_unique<std::byte[]>(n);
-            datatype::pack(send, at, tmp.get(), n);
-            datatype::unpack(recv, static_cast<std::size_t>(m) * total + at,
-                             tmp.get(), n);
+            datatype::copy(send, at, recv,
+                           static_cast<std::size_t>(m) * total + at, n);
           }
           continue;
         }
@@ -219,10 +247,8 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
                      : send.bytes;
   co_await agree_max(c, mine, &most);
   if (c.rank == root && !in_place) {
-    Layout& own = recv_blocks[static_cast<std::size_t>(root)];
-    auto tmp = std::make_unique<std::byte[]>(own.bytes);
-    datatype::pack(send, 0, tmp.get(), own.bytes);
-    datatype::unpack(own, 0, tmp.get(), own.bytes);
+    const Layout& own = recv_blocks[static_cast<std::size_t>(root)];
+    datatype::copy(send, 0, own, 0, own.bytes);
   }
   if (most == 0 || c.size == 1) {
     co_return;
@@ -254,11 +280,9 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
 
 Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
   const std::size_t total = recv.bytes;  // per member
-  if (c.rank == root && !in_place && total != 0) {
-    auto tmp = std::make_unique<std::byte[]>(total);
-    datatype::pack(send, static_cast<std::size_t>(root) * total, tmp.get(),
+  if (c.rank == root && !in_place) {
+    datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
                    total);
-    datatype::unpack(recv, 0, tmp.get(), total);
   }
   if (total == 0 || c.size == 1) {
     co_return;
@@ -299,9 +323,7 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
   co_await agree_max(c, mine, &most);
   if (c.rank == root && !in_place) {
     const Layout& own = send_blocks[static_cast<std::size_t>(root)];
-    auto tmp = std::make_unique<std::byte[]>(own.bytes);
-    datatype::pack(own, 0, tmp.get(), own.bytes);
-    datatype::unpack(recv, 0, tmp.get(), own.bytes);
+    datatype::copy(own, 0, recv, 0, own.bytes);
   }
   if (most == 0 || c.size == 1) {
     co_return;
@@ -337,10 +359,8 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
 Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
                 bool in_place) {
   const auto me = static_cast<std::size_t>(c.rank);
-  if (!in_place && blocks[me].bytes != 0) {
-    auto tmp = std::make_unique<std::byte[]>(blocks[me].bytes);
-    datatype::pack(send, 0, tmp.get(), blocks[me].bytes);
-    datatype::unpack(blocks[me], 0, tmp.get(), blocks[me].bytes);
+  if (!in_place) {
+    datatype::copy(send, 0, blocks[me], 0, blocks[me].bytes);
   }
   std::size_t most = 0;
   for (const Layout& block : blocks) {
@@ -381,11 +401,10 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
   }
   std::uint64_t most = 0;
   co_await agree_max(c, mine, &most);
-  if (recv_blocks[me].bytes != 0) {
-    // The own block: through a copy, as it may overlap (in place).
-    auto tmp = std::make_unique<std::byte[]>(recv_blocks[me].bytes);
-    datatype::pack(send_blocks[me], 0, tmp.get(), recv_blocks[me].bytes);
-    datatype::unpack(recv_blocks[me], 0, tmp.get(), recv_blocks[me].bytes);
+  // The own block (in place, send and receive blocks are the same bytes).
+  if (send_blocks[me].base != recv_blocks[me].base) {
+    datatype::copy(send_blocks[me], 0, recv_blocks[me], 0,
+                   recv_blocks[me].bytes);
   }
   if (most == 0 || c.size == 1) {
     co_return;
@@ -438,7 +457,7 @@ Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     co_return;
   }
   const std::size_t per_round = units_per_round(most, size, members);
-  auto acc = std::make_unique<std::byte[]>(per_round * size);
+  Accumulator acc(accumulator_bytes(recv, per_round * size));
   for (std::size_t first = 0; first < most; first += per_round) {
     co_await writable(c);
     std::byte* area = write_area(c, per_round * size * members);
@@ -453,9 +472,8 @@ Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     co_await all_arrived(c);
     if (first < units[me]) {
       const std::size_t n = std::min(per_round, units[me] - first);
-      fold(c, op, unit_type, 0, c.size - 1, me * per_round * size, n,
-           acc.get());
-      datatype::unpack(recv, first * size, acc.get(), n * size);
+      fold_into(c, op, unit_type, 0, c.size - 1, me * per_round * size, n, recv,
+                first * size, acc);
     }
   }
 }
@@ -468,7 +486,7 @@ Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     co_return;
   }
   const std::size_t per_round = units_per_round(unit.count, size);
-  auto acc = std::make_unique<std::byte[]>(per_round * size);
+  Accumulator acc(accumulator_bytes(recv, per_round * size));
   const int last = exclusive ? c.rank - 1 : c.rank;
   for (std::size_t first = 0; first < unit.count; first += per_round) {
     const std::size_t n = std::min(per_round, unit.count - first);
@@ -479,8 +497,7 @@ Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
       co_await arrival(c, m);
     }
     if (last >= 0) {
-      fold(c, op, unit.type, 0, last, 0, n, acc.get());
-      datatype::unpack(recv, first * size, acc.get(), n * size);
+      fold_into(c, op, unit.type, 0, last, 0, n, recv, first * size, acc);
     }
   }
 }

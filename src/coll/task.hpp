@@ -8,6 +8,7 @@
 #pragma once
 
 #include <coroutine>
+#include <cstddef>
 #include <exception>
 #include <utility>
 
@@ -26,11 +27,26 @@ struct Run {
   int error = 0;  // MPI error class the collective ends with (0: success)
 };
 
+// Coroutine frames come from a per-thread cache of recently freed frames of
+// the same size class, so a blocking collective does not call malloc once
+// warm (frames are a few hundred bytes; larger ones go to operator new).
+namespace frame_cache {
+void* allocate(std::size_t bytes);
+void release(void* frame, std::size_t bytes) noexcept;
+}  // namespace frame_cache
+
 class [[nodiscard]] Task {
  public:
   struct promise_type {
     Run* run = nullptr;
     std::coroutine_handle<> continuation;
+
+    static void* operator new(std::size_t bytes) {
+      return frame_cache::allocate(bytes);
+    }
+    static void operator delete(void* frame, std::size_t bytes) noexcept {
+      frame_cache::release(frame, bytes);
+    }
 
     Task get_return_object() {
       return Task(std::coroutine_handle<promise_type>::from_promise(*this));

@@ -126,4 +126,30 @@ void unpack_noncontiguous(const Layout& layout, std::size_t offset,
               static_cast<std::byte*>(const_cast<void*>(source)), bytes);
 }
 
+void copy(const Layout& from, std::size_t from_at, const Layout& to,
+          std::size_t to_at, std::size_t bytes) noexcept {
+  if (bytes == 0) {
+    return;
+  }
+  if (from.map == nullptr) {
+    if (to.map == nullptr) {
+      std::memmove(to.base + to_at, from.base + from_at, bytes);
+    } else {
+      unpack_noncontiguous(to, to_at, from.base + from_at, bytes);
+    }
+    return;
+  }
+  if (to.map == nullptr) {
+    pack_noncontiguous(from, from_at, to.base + to_at, bytes);
+    return;
+  }
+  constexpr std::size_t kChunk = 16384;
+  alignas(16) std::byte bounce[kChunk];
+  for (std::size_t done = 0; done < bytes; done += kChunk) {
+    const std::size_t n = std::min(kChunk, bytes - done);
+    pack_noncontiguous(from, from_at + done, bounce, n);
+    unpack_noncontiguous(to, to_at + done, bounce, n);
+  }
+}
+
 }  // namespace shmpi::datatype

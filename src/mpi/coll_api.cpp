@@ -10,6 +10,7 @@
 // report MPI_ERR_UNSUPPORTED_OPERATION.
 #include <mpi.h>
 
+#include <boost/container/small_vector.hpp>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -34,9 +35,10 @@ namespace {
 
 using datatype::Layout;
 
-// What a running collective keeps alive besides its coroutine frame.
+// What a running collective keeps alive besides its coroutine frame (two
+// datatypes inline: a blocking call allocates nothing here).
 struct Holds {
-  std::vector<TypeArg> types;
+  boost::container::small_vector<TypeArg, 2> types;
   OpArg op;
   bool has_op = false;
   void retain() {

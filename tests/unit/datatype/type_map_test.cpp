@@ -390,3 +390,42 @@ TEST(TypeMap, RandomNested) {
 
 }  // namespace
 }  // namespace shmpi::datatype
+
+namespace shmpi::datatype {
+namespace {
+
+// copy() between every pair of contiguous / non-contiguous layouts, at
+// offsets, over more than its bounce buffer: the bytes land where pack and
+// unpack through a full temporary would put them.
+TEST(TypeMap, CopyBetweenLayouts) {
+  const DescPtr vec = make_hvector(3000, 2, 24, basic_desc(kInt));  // 8 of 24
+  constexpr std::size_t kCount = 4;
+  const std::size_t packed = vec->packed * kCount;  // 96000 bytes
+  for (bool from_strided : {false, true}) {
+    for (bool to_strided : {false, true}) {
+      SCOPED_TRACE(testing::Message() << from_strided << to_strided);
+      Buffer source(4 * 24 * 3000 * kCount, 3);
+      Buffer target(4 * 24 * 3000 * kCount, 4);
+      Buffer reference = target;
+      const Layout from = from_strided
+                              ? layout_of(*vec, source.origin(), kCount)
+                              : Layout{source.origin(), packed, nullptr};
+      const Layout to = to_strided ? layout_of(*vec, target.origin(), kCount)
+                                   : Layout{target.origin(), packed, nullptr};
+      const Layout ref_to =
+          to_strided ? layout_of(*vec, reference.origin(), kCount)
+                     : Layout{reference.origin(), packed, nullptr};
+      const std::size_t from_at = 40;
+      const std::size_t to_at = 1000;
+      const std::size_t bytes = packed - to_at;
+      std::vector<std::byte> tmp(bytes);
+      pack(from, from_at, tmp.data(), bytes);
+      unpack(ref_to, to_at, tmp.data(), bytes);
+      copy(from, from_at, to, to_at, bytes);
+      EXPECT_EQ(target.data, reference.data);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace shmpi::datatype
