@@ -409,15 +409,21 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
   if (most == 0 || c.size == 1) {
     co_return;
   }
+  // One piece per other member: a member's area holds the pieces for the
+  // others in rank order, its own skipped.
+  const std::size_t others = members - 1;
   const std::size_t piece =
-      std::max<std::size_t>(1, round_bytes(most * members) / members);
+      std::max<std::size_t>(1, round_bytes(most * others) / others);
+  auto index = [](std::size_t of, std::size_t in) {  // `of` among `in`'s
+    return of < in ? of : of - 1;
+  };
   for (std::size_t at = 0; at < most; at += piece) {
     co_await writable(c);
-    std::byte* area = write_area(c, piece * members);
+    std::byte* area = write_area(c, piece * others);
     for (std::size_t j = 0; j < members; ++j) {
       const Layout& block = send_blocks[j];
       if (j != me && at < block.bytes) {
-        datatype::pack(block, at, area + j * piece,
+        datatype::pack(block, at, area + index(j, me) * piece,
                        std::min(piece, block.bytes - at));
       }
     }
@@ -427,7 +433,7 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
       const Layout& block = recv_blocks[j];
       if (j != me && at < block.bytes) {
         datatype::unpack(block, at,
-                         data_of(c, static_cast<int>(j)) + me * piece,
+                         data_of(c, static_cast<int>(j)) + index(me, j) * piece,
                          std::min(piece, block.bytes - at));
       }
     }
