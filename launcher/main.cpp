@@ -82,6 +82,25 @@ int main(int argc, char** argv) {
     }
   }
 
+  // Each rank's region (its rings, pool and slots) lives on the rank's NUMA
+  // node: a memory policy on the memfd, so it holds whoever touches a page
+  // first. Best effort: where the kernel refuses (a container without
+  // mbind), the rank's own first touch after binding places it instead.
+  if (topology) {
+    const segment::SegmentLayout& layout = segment->layout();
+    for (std::uint32_t r = 0; r < options.nranks; ++r) {
+      const int node =
+          topology
+              ->placement_for(static_cast<int>(r),
+                              static_cast<int>(options.nranks), options.bind)
+              .numa_node;
+      if (node >= 0) {
+        (void)topology->bind_memory(segment->base() + layout.region_offset(r),
+                                    layout.region_bytes, node);
+      }
+    }
+  }
+
   // Three sources per rank (stdout, stderr, pidfd) plus the signalfd and
   // three timers.
   auto loop = launcher::make_event_loop(3 * options.nranks + 4, &why);

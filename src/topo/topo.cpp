@@ -2,6 +2,7 @@
 #include "topo/topo.hpp"
 
 #include <hwloc.h>
+#include <unistd.h>
 
 #include <utility>
 #include <vector>
@@ -26,9 +27,10 @@ using Bitmap = std::unique_ptr<hwloc_bitmap_s, BitmapDeleter>;
 struct Topology::Impl {
   hwloc_topology_t topology = nullptr;
   bool synthetic = false;
-  std::vector<Bitmap> core_cpusets;  // by logical core index
-  std::vector<int> core_numa;        // logical NUMA node of each core
-  std::vector<Bitmap> numa_cpusets;  // by logical NUMA index
+  std::vector<Bitmap> core_cpusets;   // by logical core index
+  std::vector<int> core_numa;         // logical NUMA node of each core
+  std::vector<Bitmap> numa_cpusets;   // by logical NUMA index
+  std::vector<Bitmap> numa_nodesets;  // the same nodes as memory nodesets
 
   Impl() = default;
   Impl(const Impl&) = delete;
@@ -39,6 +41,7 @@ struct Topology::Impl {
   ~Impl() {
     core_cpusets.clear();
     numa_cpusets.clear();
+    numa_nodesets.clear();
     if (topology != nullptr) {
       hwloc_topology_destroy(topology);
     }
@@ -67,6 +70,7 @@ Result<void> Topology::Impl::load_and_index() {
     hwloc_obj_t object = hwloc_get_obj_by_type(topology, HWLOC_OBJ_NUMANODE,
                                                static_cast<unsigned>(node));
     numa_cpusets.emplace_back(hwloc_bitmap_dup(object->cpuset));
+    numa_nodesets.emplace_back(hwloc_bitmap_dup(object->nodeset));
   }
   hwloc_obj_type_t core_type = HWLOC_OBJ_CORE;
   if (hwloc_get_nbobjs_by_type(topology, core_type) <= 0) {
@@ -165,6 +169,29 @@ Result<Placement> Topology::bind_current_process(int rank, int nranks,
     return Err{kErrOther, "cannot bind the process to its core or NUMA node"};
   }
   return placement;
+}
+
+Result<void> Topology::bind_memory(void* address, std::size_t bytes,
+                                   int numa_node) const {
+  if (numa_node < 0 || numa_node >= numa_count()) {
+    return Err{kErrOther, "no such NUMA node"};
+  }
+  if (impl_->synthetic || bytes == 0) {
+    return {};
+  }
+  // mbind works on whole pages: round the range out to them.
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(address) / page * page;
+  const std::uintptr_t end =
+      (reinterpret_cast<std::uintptr_t>(address) + bytes + page - 1) / page *
+      page;
+  if (hwloc_set_area_membind(
+          impl_->topology, reinterpret_cast<const void*>(begin), end - begin,
+          impl_->numa_nodesets[static_cast<std::size_t>(numa_node)].get(),
+          HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_BYNODESET) != 0) {
+    return Err{kErrOther, "cannot bind the memory to its NUMA node"};
+  }
+  return {};
 }
 
 int Topology::current_numa_node() const noexcept {

@@ -4,6 +4,7 @@
 // the cores of one NUMA node together), never hwloc objects.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -57,6 +58,13 @@ class Topology {
   // Returns the placement, or an error if the kernel refused the binding.
   Result<Placement> bind_current_process(int rank, int nranks,
                                          BindPolicy policy) const;
+  // Places the pages of [address, address + bytes) (rounded out to whole
+  // pages) on `numa_node` (hwloc_set_area_membind without STRICT: Linux
+  // MPOL_PREFERRED, so a full node spills over instead of failing). On a shared
+  // file mapping such as the job's memfd the policy belongs to the file, so
+  // it holds for every process that maps it. No-op on a synthetic topology.
+  Result<void> bind_memory(void* address, std::size_t bytes,
+                           int numa_node) const;
   // NUMA node of the CPU the calling thread last ran on, or -1 if unknown
   // (always -1 for a synthetic topology).
   int current_numa_node() const noexcept;

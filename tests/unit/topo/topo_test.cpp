@@ -4,10 +4,14 @@
 #include "topo/topo.hpp"
 
 #include <gtest/gtest.h>
+#include <linux/mempolicy.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdlib>
 
 namespace shmpi::topo {
@@ -166,6 +170,43 @@ TEST(Topology, RealMachineBindsRankToItsCore) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// The launcher's placement of rank regions: a policy on a shared memfd
+// mapping (not page-aligned on purpose), which the kernel then reports for
+// the pages a child touches.
+TEST(Topology, BindMemoryPlacesASharedMappingOnANode) {
+  auto loaded = Topology::load();
+  ASSERT_TRUE(loaded.has_value());
+  const Topology& topology = loaded.value();
+  const int fd = ::memfd_create("topo_test", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  constexpr std::size_t kBytes = 1 << 20;
+  ASSERT_EQ(::ftruncate(fd, kBytes), 0);
+  void* map =
+      ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ASSERT_NE(map, MAP_FAILED);
+  auto* bytes = static_cast<std::byte*>(map);
+  const int last = topology.numa_count() - 1;
+  if (!topology.bind_memory(bytes + 100, kBytes / 2, last)) {
+    ::munmap(map, kBytes);
+    ::close(fd);
+    GTEST_SKIP() << "this kernel refuses mbind (a container?)";
+  }
+  EXPECT_FALSE(topology.bind_memory(bytes, kBytes, last + 1).has_value());
+  EXPECT_FALSE(topology.bind_memory(bytes, kBytes, -1).has_value());
+  bytes[200] = std::byte{1};  // first touch, after the policy
+  int node = -1;
+  ASSERT_EQ(::syscall(SYS_get_mempolicy, &node, nullptr, 0, bytes + 200,
+                      MPOL_F_NODE | MPOL_F_ADDR),
+            0);
+  EXPECT_EQ(node, last);  // logical == OS index on a plain machine
+  ::munmap(map, kBytes);
+  ::close(fd);
+  // Synthetic machines bind nothing and say so by succeeding.
+  Topology synthetic = two_nodes();
+  std::byte local[64];
+  EXPECT_TRUE(synthetic.bind_memory(local, sizeof local, 1).has_value());
 }
 
 TEST(Topology, ConvenienceFunctionsUseTheProcessTopology) {
