@@ -5,18 +5,19 @@
 #include <boost/interprocess/indexes/iset_index.hpp>
 #include <boost/interprocess/managed_external_buffer.hpp>
 #include <boost/interprocess/mem_algo/rbtree_best_fit.hpp>
-#include <boost/interprocess/sync/mutex_family.hpp>
 #include <new>
+
+#include "segment/robust_mutex.hpp"
 
 namespace shmpi::segment {
 
 namespace bip = boost::interprocess;
 
 // managed_external_buffer's default allocator takes no lock
-// (null_mutex_family): every rank allocates from this heap, so use the
-// process-shared mutex family.
+// (null_mutex_family): every rank allocates from this heap, so it takes a
+// process-shared mutex, a robust one (segment/robust_mutex.hpp).
 using LockedExternalBuffer = bip::basic_managed_external_buffer<
-    char, bip::rbtree_best_fit<bip::mutex_family>, bip::iset_index>;
+    char, bip::rbtree_best_fit<RobustMutexFamily>, bip::iset_index>;
 
 struct SharedHeap::Impl {
   LockedExternalBuffer buffer;

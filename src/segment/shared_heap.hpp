@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SharedHeap: the segment's heap region managed by Boost.Interprocess (the
 // only user of it). Blocks are identified across processes by segment
-// offset. Allocation takes Boost's process-shared mutex: it is for
+// offset. Allocation takes a robust process-shared mutex: it is for
 // MPI_Alloc_mem and cold-path staging, never the small-message path.
 #pragma once
 
