@@ -391,7 +391,7 @@ Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
 }
 
 Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
-               std::vector<Layout> recv_blocks) {
+               std::vector<Layout> recv_blocks, bool uniform) {
   const auto members = static_cast<std::size_t>(c.size);
   const auto me = static_cast<std::size_t>(c.rank);
   std::uint64_t mine = 0;
@@ -399,8 +399,10 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
     mine = std::max<std::uint64_t>(
         mine, std::max(send_blocks[j].bytes, recv_blocks[j].bytes));
   }
-  std::uint64_t most = 0;
-  co_await agree_max(c, mine, &most);
+  std::uint64_t most = mine;
+  if (!uniform) {
+    co_await agree_max(c, mine, &most);
+  }
   // The own block (in place, send and receive blocks are the same bytes).
   if (send_blocks[me].base != recv_blocks[me].base) {
     datatype::copy(send_blocks[me], 0, recv_blocks[me], 0,

@@ -43,8 +43,10 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
 Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
                 bool in_place);
 // send_blocks[j] goes to member j, recv_blocks[j] comes from it.
+// `uniform`: every block has the same size on every member (MPI_Alltoall),
+// so no round is spent agreeing on the largest.
 Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
-               std::vector<Layout> recv_blocks);
+               std::vector<Layout> recv_blocks, bool uniform = false);
 // Member j gets the reduction of everyone's block j (counts[j] elements;
 // send holds them back to back).
 Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,

@@ -91,11 +91,36 @@ void publish(Comm& comm) {
   // Release: this round's data before its round number.
   member_slot(comm, comm.rank, next)
       .round.store(next, std::memory_order_release);
+  // Only the last member to publish a round wakes sleepers. Every wait on
+  // a block is for some members (often all) to have published some round,
+  // and every member publishes every round, so the last publisher of that
+  // round sees everyone there and wakes whoever sleeps on it; waking at
+  // each publish instead makes n sleepers wake n times per round, which
+  // with more ranks than cores costs more than the collective itself.
+  // seq_cst fence: our round store is visible before we read the others'
+  // rounds and sleeper counts. Two members publishing together both fence
+  // first, so at least one sees the other and wakes; a waiter announces
+  // itself, fences and re-checks (segment/wake_word.hpp), so either it sees
+  // our round or we see it sleeping.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (int m = 0; m < comm.size; ++m) {
+    // Relaxed: only decides whether to wake; a waiter that reads the round
+    // acquires it itself.
+    if (member_slot(comm, m, next).round.load(std::memory_order_relaxed) <
+        next) {
+      return;  // m is still to come: its publish wakes
+    }
+  }
   p2p::Engine& engine = *mpi::state().engine;
   for (int m = 0; m < comm.size; ++m) {
     if (m != comm.rank) {
-      segment::wake_if_sleeping(
-          engine.control(comm.slots[static_cast<std::size_t>(m)]));
+      segment::RankControl& control =
+          engine.control(comm.slots[static_cast<std::size_t>(m)]);
+      // Relaxed: ordered by the fence above.
+      if ((control.wake_word.load(std::memory_order_relaxed) &
+           segment::kSleeperMask) != 0) [[unlikely]] {
+        segment::wake_now(control);
+      }
     }
   }
 }

@@ -712,6 +712,7 @@ struct AlltoallArgs {
   const int* rdispls;
   const MPI_Datatype* recvtypes;
   bool byte_displs;  // alltoallw
+  bool uniform;      // MPI_Alltoall: every block the same size everywhere
 };
 
 int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
@@ -768,7 +769,8 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
     return size_mismatch(c, sends[static_cast<std::size_t>(c->rank)].bytes,
                          recvs[static_cast<std::size_t>(c->rank)].bytes, fn);
   }
-  return run(c, algo::alltoallv(*c, std::move(sends), std::move(recvs)),
+  return run(c,
+             algo::alltoallv(*c, std::move(sends), std::move(recvs), a.uniform),
              std::move(holds), request, fn);
 }
 
@@ -801,11 +803,12 @@ int do_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   if (int rc = check_count(c, recvcount, fn); rc != MPI_SUCCESS) {
     return rc;
   }
-  return do_alltoall_any(c,
-                         AlltoallArgs{sendbuf, scounts.data(), sdispls.data(),
-                                      stypes.data(), recvbuf, rcounts.data(),
-                                      rdispls.data(), rtypes.data(), false},
-                         request, fn);
+  return do_alltoall_any(
+      c,
+      AlltoallArgs{sendbuf, scounts.data(), sdispls.data(), stypes.data(),
+                   recvbuf, rcounts.data(), rdispls.data(), rtypes.data(),
+                   false, true},
+      request, fn);
 }
 
 int do_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
@@ -825,7 +828,7 @@ int do_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
   return do_alltoall_any(
       c,
       AlltoallArgs{sendbuf, sendcounts, sdispls, stypes.data(), recvbuf,
-                   recvcounts, rdispls, rtypes.data(), false},
+                   recvcounts, rdispls, rtypes.data(), false, false},
       request, fn);
 }
 
@@ -844,7 +847,7 @@ int do_alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls,
   return do_alltoall_any(
       c,
       AlltoallArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                   rdispls, recvtypes, true},
+                   rdispls, recvtypes, true, false},
       request, fn);
 }
 
