@@ -20,6 +20,13 @@ std::size_t round_bytes(std::size_t total) {
   return total <= kInline ? kInline : kBulk;
 }
 
+// Allreduce: up to this many bytes read per member and round (data size
+// times members), every member folds everything itself in one round;
+// above, each folds one part and a second round shares the parts, which
+// halves the reading at two members but costs a round, and a round is what
+// oversubscribed ranks pay most for.
+constexpr std::size_t kFoldAllBytes = 32 * 1024;
+
 // Reductions split data only at whole units: one predefined element for
 // a predefined operation, one element of the datatype for a user function
 // (which is handed whole elements of the user's datatype).
@@ -176,8 +183,8 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     datatype::pack(send, first * size, write_area(c, n * size), n * size);
     publish(c);
     co_await all_arrived(c);
-    if (n * size <= kInline || n < members) {
-      // Small: every member folds everything itself.
+    if (n * size * members <= kFoldAllBytes || n < members) {
+      // Small: every member folds everything itself, in one round.
       fold_into(c, op, unit.type, 0, c.size - 1, 0, n, recv, first * size, acc);
       continue;
     }
