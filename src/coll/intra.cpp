@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "coll/rounds.hpp"
+#include "p2p/engine.hpp"
 
 namespace shmpi::coll {
 
@@ -26,6 +27,9 @@ std::size_t round_bytes(std::size_t total) {
 // halves the reading at two members but costs a round, and a round is what
 // oversubscribed ranks pay most for.
 constexpr std::size_t kFoldAllBytes = 32 * 1024;
+bool folds_all(std::size_t bytes, std::size_t members, std::size_t units) {
+  return bytes * members <= kFoldAllBytes || units < members;
+}
 
 // Reductions split data only at whole units: one predefined element for
 // a predefined operation, one element of the datatype for a user function
@@ -183,7 +187,7 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     datatype::pack(send, first * size, write_area(c, n * size), n * size);
     publish(c);
     co_await all_arrived(c);
-    if (n * size * members <= kFoldAllBytes || n < members) {
+    if (folds_all(n * size, members, n)) {
       // Small: every member folds everything itself, in one round.
       fold_into(c, op, unit.type, 0, c.size - 1, 0, n, recv, first * size, acc);
       continue;
@@ -515,6 +519,84 @@ Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
       fold_into(c, op, unit.type, 0, last, 0, n, recv, first * size, acc);
     }
   }
+}
+
+// ---- blocking fast paths: the same single inline round, straight through
+
+namespace {
+
+template <typename Condition>
+void wait_for(Condition condition) {
+  mpi::state().engine->wait_until(condition);
+}
+
+void wait_all_arrived(Comm& c) { wait_for(AllArrived{&c}); }
+
+}  // namespace
+
+bool barrier_now(Comm& c) {
+  publish(c);
+  wait_all_arrived(c);
+  return true;
+}
+
+bool bcast_now(Comm& c, const Layout& data, int root) {
+  if (data.bytes > kInline) {
+    return false;
+  }
+  if (data.bytes == 0 || c.size == 1) {
+    return true;
+  }
+  if (c.rank == root) {
+    wait_for([&c] { return writable_now(c); });
+    datatype::pack(data, 0, write_area(c, data.bytes), data.bytes);
+    publish(c);
+  } else {
+    publish(c);
+    wait_for([&c, root] { return arrived(c, root); });
+    datatype::unpack(data, 0, data_of(c, root), data.bytes);
+  }
+  return true;
+}
+
+bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
+                const TypeArg& type, const OpArg& op, std::size_t count,
+                int root) {
+  const Unit unit = unit_of(type, op, count);
+  const std::size_t bytes = unit.count * unit.type.packed;
+  if (bytes > kInline || (recv.map != nullptr && c.rank == root)) {
+    return false;
+  }
+  if (bytes == 0) {
+    return true;
+  }
+  wait_for([&c] { return writable_now(c); });
+  datatype::pack(send, 0, write_area(c, bytes), bytes);
+  publish(c);
+  if (c.rank == root) {
+    wait_all_arrived(c);
+    fold(c, op, unit.type, 0, c.size - 1, 0, unit.count, recv.base);
+  }
+  return true;
+}
+
+bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
+                   const TypeArg& type, const OpArg& op, std::size_t count) {
+  const Unit unit = unit_of(type, op, count);
+  const std::size_t bytes = unit.count * unit.type.packed;
+  if (bytes > kInline || recv.map != nullptr ||
+      !folds_all(bytes, static_cast<std::size_t>(c.size), unit.count)) {
+    return false;
+  }
+  if (bytes == 0) {
+    return true;
+  }
+  wait_for([&c] { return writable_now(c); });
+  datatype::pack(send, 0, write_area(c, bytes), bytes);
+  publish(c);
+  wait_all_arrived(c);
+  fold(c, op, unit.type, 0, c.size - 1, 0, unit.count, recv.base);
+  return true;
 }
 
 }  // namespace shmpi::coll

@@ -55,4 +55,17 @@ Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
 Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
           std::size_t count, bool exclusive);
 
+// Blocking fast paths for data that fits one inline round: the same round
+// as the coroutine above, run straight through in the caller with the
+// engine's waiting (no coroutine frame). Each returns false, having done
+// nothing, when its case does not fit; the caller then runs the coroutine.
+// The block must be attached and no nonblocking collective pending.
+bool barrier_now(Comm& c);
+bool bcast_now(Comm& c, const Layout& data, int root);
+bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
+                const TypeArg& type, const OpArg& op, std::size_t count,
+                int root);
+bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
+                   const TypeArg& type, const OpArg& op, std::size_t count);
+
 }  // namespace shmpi::coll

@@ -12,6 +12,7 @@
 
 #include "contextid/context_id.hpp"
 #include "mpi/comm.hpp"
+#include "runtime/runtime.hpp"
 
 namespace shmpi::coll {
 
@@ -216,15 +217,31 @@ Task allreduce_phases(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
 }  // namespace
 
 bool spans_numa_nodes(Comm& c) {
+  if (c.numa_hierarchy >= 0) [[likely]] {
+    return c.numa_hierarchy != 0;
+  }
+  c.numa_hierarchy = 0;
   if (c.is_inter || c.size < 3 ||
       contextid::subcomm(c.recv_context_id) != contextid::SubComm::kParent) {
     return false;
   }
-  if (!c.subcomms_made && mpi::make_numa_subcomms(c) != MPI_SUCCESS) {
+  // A first look at the rank table, so that one-node machines (most) make
+  // no sub-communicators at all.
+  const segment::Segment& segment = mpi::state().runtime->segment();
+  auto node_of_rank = [&](int r) {
+    return segment.rank_info(c.slots[static_cast<std::size_t>(r)]).numa_node;
+  };
+  bool several = false;
+  for (int r = 1; r < c.size && !several; ++r) {
+    several = node_of_rank(r) != node_of_rank(0);
+  }
+  if (!several || (!c.subcomms_made && mpi::make_numa_subcomms(c) != 0)) {
     return false;
   }
   const std::size_t nodes = c.numa_leaders.size();
-  return nodes > 1 && nodes < static_cast<std::size_t>(c.size);
+  c.numa_hierarchy =
+      nodes > 1 && nodes < static_cast<std::size_t>(c.size) ? 1 : 0;
+  return c.numa_hierarchy != 0;
 }
 
 Task numa_barrier(Comm& c) { return barrier_phases(c, take_turns(c)); }

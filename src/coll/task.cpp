@@ -18,24 +18,39 @@ constexpr std::size_t kPerClass = 8;      // frames kept per class
 struct Cache {
   std::array<std::array<void*, kPerClass>, kClasses> frames{};
   std::array<std::size_t, kClasses> count{};
-  Cache() = default;
-  Cache(const Cache&) = delete;
-  Cache& operator=(const Cache&) = delete;
-  ~Cache();
 };
-thread_local Cache cache;
-// Set once the thread's cache is gone: frames freed later (static
-// destructors) go straight back to operator delete.
-thread_local bool cache_gone = false;
 
-Cache::~Cache() {
-  for (std::size_t k = 0; k < kClasses; ++k) {
-    for (std::size_t i = 0; i < count[k]; ++i) {
-      ::operator delete(frames[k][i]);
+// The thread's cache, made on first use and emptied at thread exit; after
+// that (static destructors), frames go straight back to operator delete.
+// Only a pointer lives in TLS, with the initial-exec model: no
+// __tls_get_addr call per frame, and few enough bytes of static TLS that a
+// program may still dlopen() libshmpi (mpi4py does).
+struct CacheHolder {
+  Cache* cache = nullptr;
+  bool gone = false;
+  CacheHolder() = default;
+  CacheHolder(const CacheHolder&) = delete;
+  CacheHolder& operator=(const CacheHolder&) = delete;
+  ~CacheHolder() {
+    if (cache != nullptr) {
+      for (std::size_t k = 0; k < kClasses; ++k) {
+        for (std::size_t i = 0; i < cache->count[k]; ++i) {
+          ::operator delete(cache->frames[k][i]);
+        }
+      }
+      delete cache;
+      cache = nullptr;
     }
-    count[k] = 0;
+    gone = true;
   }
-  cache_gone = true;
+};
+[[gnu::tls_model("initial-exec")]] thread_local CacheHolder holder;
+
+Cache* thread_cache() {
+  if (holder.cache == nullptr && !holder.gone) [[unlikely]] {
+    holder.cache = new (std::nothrow) Cache();
+  }
+  return holder.cache;
 }
 
 std::size_t class_of(std::size_t bytes) {
@@ -46,19 +61,21 @@ std::size_t class_of(std::size_t bytes) {
 
 void* allocate(std::size_t bytes) {
   const std::size_t k = class_of(bytes);
-  if (k >= kClasses || cache_gone) {
+  Cache* cache = k < kClasses ? thread_cache() : nullptr;
+  if (cache == nullptr) {
     return ::operator new(bytes);
   }
-  if (cache.count[k] != 0) {
-    return cache.frames[k][--cache.count[k]];
+  if (cache->count[k] != 0) {
+    return cache->frames[k][--cache->count[k]];
   }
   return ::operator new((k + 1) * kClassBytes);
 }
 
 void release(void* frame, std::size_t bytes) noexcept {
   const std::size_t k = class_of(bytes);
-  if (k < kClasses && !cache_gone && cache.count[k] < kPerClass) {
-    cache.frames[k][cache.count[k]++] = frame;
+  Cache* cache = k < kClasses ? thread_cache() : nullptr;
+  if (cache != nullptr && cache->count[k] < kPerClass) {
+    cache->frames[k][cache->count[k]++] = frame;
     return;
   }
   ::operator delete(frame);

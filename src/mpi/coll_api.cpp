@@ -106,15 +106,24 @@ struct Pending {
   }
 };
 
+// Blocking calls: waits for the nonblocking ones queued before and attaches
+// the block, so that a direct path (coll/intra.hpp, *_now) may run.
+int enter_blocking(Comm* c, const char* function) {
+  wait_pending(*c);
+  const char* why = "";
+  if (int rc = attach_block(*c, true, &why); rc != MPI_SUCCESS) {
+    return fail(c, rc, function, "%s", why);
+  }
+  return MPI_SUCCESS;
+}
+
 // Runs `task` on `c`: to the end now (request == nullptr) or as a
 // nonblocking request.
 int run(Comm* c, algo::Task task, Holds holds, MPI_Request* request,
         const char* function) {
   if (request == nullptr) {
-    wait_pending(*c);
-    const char* why = "";
-    if (int rc = attach_block(*c, true, &why); rc != MPI_SUCCESS) {
-      return fail(c, rc, function, "%s", why);
+    if (int rc = enter_blocking(c, function); rc != MPI_SUCCESS) {
+      return rc;
     }
     algo::Run state_of_run;
     task.bind(state_of_run);
@@ -244,10 +253,16 @@ int do_barrier(MPI_Comm comm, MPI_Request* request, const char* fn) {
     state().runtime->world_barrier();
     return MPI_SUCCESS;
   }
-  return run(
-      c,
-      algo::spans_numa_nodes(*c) ? algo::numa_barrier(*c) : algo::barrier(*c),
-      Holds{}, request, fn);
+  const bool hierarchy = algo::spans_numa_nodes(*c);
+  if (request == nullptr && !hierarchy) {
+    if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    algo::barrier_now(*c);
+    return MPI_SUCCESS;
+  }
+  return run(c, hierarchy ? algo::numa_barrier(*c) : algo::barrier(*c), Holds{},
+             request, fn);
 }
 
 int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
@@ -280,9 +295,18 @@ int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
     }
     return MPI_SUCCESS;
   }
+  const bool hierarchy = algo::spans_numa_nodes(*c);
+  if (request == nullptr && !hierarchy) {
+    if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (algo::bcast_now(*c, data, root)) {
+      return MPI_SUCCESS;
+    }
+  }
   return run(c,
-             algo::spans_numa_nodes(*c) ? algo::numa_bcast(*c, data, root)
-                                        : algo::bcast(*c, data, root),
+             hierarchy ? algo::numa_bcast(*c, data, root)
+                       : algo::bcast(*c, data, root),
              Holds{{type}, {}, false}, request, fn);
 }
 
@@ -370,10 +394,18 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
   const auto n = static_cast<std::size_t>(count);
+  const bool hierarchy = oparg.commutative && algo::spans_numa_nodes(*c);
+  if (request == nullptr && !hierarchy) {
+    if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (algo::reduce_now(*c, send, recv, type, oparg, n, root)) {
+      return MPI_SUCCESS;
+    }
+  }
   return run(c,
-             oparg.commutative && algo::spans_numa_nodes(*c)
-                 ? algo::numa_reduce(*c, send, recv, type, oparg, n, root)
-                 : algo::reduce(*c, send, recv, type, oparg, n, root),
+             hierarchy ? algo::numa_reduce(*c, send, recv, type, oparg, n, root)
+                       : algo::reduce(*c, send, recv, type, oparg, n, root),
              Holds{{type}, oparg, true}, request, fn);
 }
 
@@ -419,10 +451,18 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
   const auto n = static_cast<std::size_t>(count);
+  const bool hierarchy = oparg.commutative && algo::spans_numa_nodes(*c);
+  if (request == nullptr && !hierarchy) {
+    if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (algo::allreduce_now(*c, send, recv, type, oparg, n)) {
+      return MPI_SUCCESS;
+    }
+  }
   return run(c,
-             oparg.commutative && algo::spans_numa_nodes(*c)
-                 ? algo::numa_allreduce(*c, send, recv, type, oparg, n)
-                 : algo::allreduce(*c, send, recv, type, oparg, n),
+             hierarchy ? algo::numa_allreduce(*c, send, recv, type, oparg, n)
+                       : algo::allreduce(*c, send, recv, type, oparg, n),
              Holds{{type}, oparg, true}, request, fn);
 }
 

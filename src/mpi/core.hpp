@@ -75,6 +75,8 @@ struct Comm {
   // `internode`, and each node's leader (a rank of this communicator).
   std::vector<int> numa_node_of;
   std::vector<int> numa_leaders;
+  // Collectives go through them (coll/numa.hpp): -1 not decided yet.
+  int numa_hierarchy = -1;
   detail::CommShared* shared = nullptr;  // scratch block etc. (owned)
   bool predefined = false;               // MPI_COMM_WORLD / MPI_COMM_SELF
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
