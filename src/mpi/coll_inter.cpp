@@ -113,7 +113,11 @@ sc::Task local_bcast(Comm& lc, Layout data) {
     }
     mask <<= 1;
   }
-  Requests out(64);
+  std::size_t children = 0;
+  for (int m = mask >> 1; m > 0; m >>= 1) {
+    children += rank + m < size ? 1 : 0;
+  }
+  Requests out(children);
   for (mask >>= 1; mask > 0; mask >>= 1) {
     if (rank + mask < size) {
       out.send(lc, rank + mask, kTagOut, data);
