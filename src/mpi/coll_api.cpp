@@ -822,8 +822,9 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
   if (c->is_inter) {
     return inter::run(
         c, inter::alltoallv(*c, std::move(sends), std::move(recvs)),
-        inter::Keep{std::move(holds.types), holds.op, holds.has_op}, request,
-        fn);
+        inter::Keep{
+            {holds.types.begin(), holds.types.end()}, holds.op, holds.has_op},
+        request, fn);
   }
   if (in_place) {
     // Sent with the receive arguments, from where the data comes back to:
