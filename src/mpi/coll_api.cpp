@@ -5,9 +5,10 @@
 // request each). Collectives on one communicator run in the order they
 // were called, with MPI_Comm_idup in the same queue (tickets).
 //
-// Intercommunicators: barrier, bcast, reduce, allreduce and allgather, in
-// blocking form, through the groups' leaders (point-to-point); the others
-// report MPI_ERR_UNSUPPORTED_OPERATION.
+// Intercommunicators: every collective but scan and exscan, blocking and
+// nonblocking, runs the coroutines of coll_inter.hpp (point-to-point
+// between and within the groups); MPI_IN_PLACE is MPI_ERR_BUFFER there,
+// as in MPICH.
 #include <mpi.h>
 
 #include <boost/container/small_vector.hpp>
@@ -19,7 +20,7 @@
 #include "coll/numa.hpp"
 #include "coll/rounds.hpp"
 #include "coll/task.hpp"
-#include "mpi/coll_common.hpp"
+#include "mpi/coll_inter.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
@@ -28,8 +29,7 @@
 
 using namespace shmpi;
 using namespace shmpi::mpi;
-namespace algo = shmpi::coll;       // the scratch-block algorithms
-namespace tree = shmpi::mpi::coll;  // point-to-point between leaders
+namespace algo = shmpi::coll;  // the scratch-block algorithms
 
 namespace {
 
@@ -159,11 +159,6 @@ int check_coll(MPI_Comm comm, const char* function, Comm** out) {
   return check_comm(comm, out, function);
 }
 
-int unsupported_inter(Comm* c, const char* function) {
-  return fail(c, MPI_ERR_UNSUPPORTED_OPERATION, function,
-              "not supported on an intercommunicator by shmpi");
-}
-
 int check_root(Comm* c, int root, const char* function) {
   const bool valid = c->is_inter ? (root == MPI_ROOT || root == MPI_PROC_NULL ||
                                     (root >= 0 && root < c->remote_size))
@@ -235,19 +230,7 @@ int do_barrier(MPI_Comm comm, MPI_Request* request, const char* fn) {
     return rc;
   }
   if (c->is_inter) {
-    if (request != nullptr) {
-      return unsupported_inter(c, fn);
-    }
-    // Everyone local has arrived, the leaders swap, the leader releases
-    // its group: nobody leaves before both groups have entered.
-    block_barrier(*c->local_comm);
-    if (c->rank == 0) {
-      char token = 0;
-      char other = 0;
-      tree::coll_sendrecv(c, 0, tree::kBarrierTag, &token, 1, &other, 1);
-    }
-    block_barrier(*c->local_comm);
-    return MPI_SUCCESS;
+    return inter::run(c, inter::barrier(*c), {}, request, fn);
   }
   if (request == nullptr && c == &state().world) {
     state().runtime->world_barrier();
@@ -281,19 +264,8 @@ int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
   }
   const Layout data = layout(type, buffer, count);
   if (c->is_inter) {
-    if (request != nullptr || type.map != nullptr) {
-      return unsupported_inter(c, fn);
-    }
-    // The root sends to the remote group's rank 0, which broadcasts there.
-    if (root == MPI_ROOT) {
-      tree::coll_send(c, 0, tree::kBcastTag, data.base, data.bytes);
-    } else if (root != MPI_PROC_NULL) {
-      if (c->rank == 0) {
-        tree::coll_recv(c, root, tree::kBcastTag, data.base, data.bytes);
-      }
-      tree::bcast_tree(c->local_comm, data.base, data.bytes, 0);
-    }
-    return MPI_SUCCESS;
+    return inter::run(c, inter::bcast(*c, data, root), {{type}, {}, false},
+                      request, fn);
   }
   const bool hierarchy = algo::spans_numa_nodes(*c);
   if (request == nullptr && !hierarchy) {
@@ -341,12 +313,6 @@ int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
   return MPI_SUCCESS;
 }
 
-// The predefined-type reduction the intercommunicator paths still use.
-bool simple_reduction(const TypeArg& type, const OpArg& op) {
-  return type.map == nullptr && op.user == nullptr && type.element != nullptr &&
-         type.element_count == 1;
-}
-
 int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
               MPI_Request* request, const char* fn) {
@@ -358,33 +324,32 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
     return rc;
   }
   const bool receives = c->is_inter ? root == MPI_ROOT : c->rank == root;
+  // Intercommunicator: the root only receives, the remote group only sends
+  // (its sendbuf is not checked at the root's group), no MPI_IN_PLACE.
+  const bool sends = !c->is_inter || root >= 0;
+  if (c->is_inter) {
+    if (receives && recvbuf == MPI_IN_PLACE) {
+      return check_in_place(c, recvbuf, fn);
+    }
+    if (sends && sendbuf == MPI_IN_PLACE) {
+      return check_in_place(c, sendbuf, fn);
+    }
+  }
   TypeArg type;
   OpArg oparg;
-  if (int rc = check_reduction(c, sendbuf, recvbuf, count, datatype, op,
-                               receives, &type, &oparg, fn);
+  if (int rc =
+          check_reduction(c, sends ? sendbuf : MPI_IN_PLACE, recvbuf, count,
+                          datatype, op, receives, &type, &oparg, fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
   if (c->is_inter) {
-    if (request != nullptr || !simple_reduction(type, oparg)) {
-      return unsupported_inter(c, fn);
-    }
-    const std::size_t bytes = type.bytes(static_cast<std::size_t>(count));
-    if (root == MPI_ROOT) {
-      tree::coll_recv(c, 0, tree::kReduceTag, recvbuf, bytes);
-    } else if (root != MPI_PROC_NULL) {
-      std::vector<std::byte> accumulator(bytes);
-      if (bytes != 0) {
-        std::memcpy(accumulator.data(), sendbuf, bytes);
-      }
-      tree::reduce_tree(c->local_comm, accumulator.data(),
-                        static_cast<std::size_t>(count), *type.element,
-                        oparg.kind, 0);
-      if (c->rank == 0) {
-        tree::coll_send(c, root, tree::kReduceTag, accumulator.data(), bytes);
-      }
-    }
-    return MPI_SUCCESS;
+    const Layout recv = receives ? layout(type, recvbuf, count) : Layout{};
+    const Layout send = sends ? layout(type, sendbuf, count) : Layout{};
+    return inter::run(c,
+                      inter::reduce(*c, send, recv, type, oparg,
+                                    static_cast<std::size_t>(count), root),
+                      {{type}, oparg, true}, request, fn);
   }
   if (sendbuf == MPI_IN_PLACE && c->rank != root) {
     return fail(c, MPI_ERR_BUFFER, fn,
@@ -416,6 +381,9 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
+  if (c->is_inter && sendbuf == MPI_IN_PLACE) {
+    return check_in_place(c, sendbuf, fn);
+  }
   TypeArg type;
   OpArg oparg;
   if (int rc = check_reduction(c, sendbuf, recvbuf, count, datatype, op, true,
@@ -425,28 +393,11 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   }
   const Layout recv = layout(type, recvbuf, count);
   if (c->is_inter) {
-    if (sendbuf == MPI_IN_PLACE) {
-      return check_in_place(c, sendbuf, fn);
-    }
-    if (request != nullptr || !simple_reduction(type, oparg)) {
-      return unsupported_inter(c, fn);
-    }
-    // Each group reduces to its leader; the leaders swap; each group gets
-    // the other group's result.
-    const std::size_t bytes = recv.bytes;
-    std::vector<std::byte> accumulator(bytes);
-    if (bytes != 0) {
-      std::memcpy(accumulator.data(), sendbuf, bytes);
-    }
-    tree::reduce_tree(c->local_comm, accumulator.data(),
-                      static_cast<std::size_t>(count), *type.element,
-                      oparg.kind, 0);
-    if (c->rank == 0) {
-      tree::coll_sendrecv(c, 0, tree::kReduceTag, accumulator.data(), bytes,
-                          recvbuf, bytes);
-    }
-    tree::bcast_tree(c->local_comm, recvbuf, bytes, 0);
-    return MPI_SUCCESS;
+    return inter::run(
+        c,
+        inter::allreduce(*c, layout(type, sendbuf, count), recv, type, oparg,
+                         static_cast<std::size_t>(count)),
+        {{type}, oparg, true}, request, fn);
   }
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
@@ -477,7 +428,37 @@ int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
     return rc;
   }
   if (c->is_inter) {
-    return unsupported_inter(c, fn);
+    // The root receives a block from every remote member; the remote
+    // members send.
+    TypeArg stype;
+    TypeArg rtype;
+    Layout send{};
+    std::vector<Layout> blocks;
+    if (root == MPI_ROOT) {
+      if (recvbuf == MPI_IN_PLACE) {
+        return check_in_place(c, recvbuf, fn);
+      }
+      if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      for (int r = 0; r < c->remote_size; ++r) {
+        blocks.push_back(rtype.layout(
+            static_cast<std::byte*>(recvbuf) + r * recvcount * rtype.extent,
+            static_cast<std::size_t>(recvcount)));
+      }
+    } else if (root != MPI_PROC_NULL) {
+      if (sendbuf == MPI_IN_PLACE) {
+        return check_in_place(c, sendbuf, fn);
+      }
+      if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      send = layout(stype, sendbuf, sendcount);
+    }
+    return inter::run(c, inter::gatherv(*c, send, std::move(blocks), root),
+                      {{stype, rtype}, {}, false}, request, fn);
   }
   const bool is_root = c->rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
@@ -526,7 +507,40 @@ int do_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
     return rc;
   }
   if (c->is_inter) {
-    return unsupported_inter(c, fn);
+    TypeArg stype;
+    TypeArg rtype;
+    Layout send{};
+    std::vector<Layout> blocks;
+    if (root == MPI_ROOT) {
+      if (recvbuf == MPI_IN_PLACE) {
+        return check_in_place(c, recvbuf, fn);
+      }
+      if (int rc =
+              check_counts(c, recvcounts, c->remote_size, "recvcounts", fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      if (displs == nullptr) {
+        return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
+      }
+      if (int rc = check_datatype(c, recvtype, &rtype, fn); rc != MPI_SUCCESS) {
+        return rc;
+      }
+      for (int r = 0; r < c->remote_size; ++r) {
+        blocks.push_back(block(rtype, recvbuf, recvcounts[r], displs[r]));
+      }
+    } else if (root != MPI_PROC_NULL) {
+      if (sendbuf == MPI_IN_PLACE) {
+        return check_in_place(c, sendbuf, fn);
+      }
+      if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      send = layout(stype, sendbuf, sendcount);
+    }
+    return inter::run(c, inter::gatherv(*c, send, std::move(blocks), root),
+                      {{stype, rtype}, {}, false}, request, fn);
   }
   const bool is_root = c->rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
@@ -578,7 +592,36 @@ int do_scatter(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
     return rc;
   }
   if (c->is_inter) {
-    return unsupported_inter(c, fn);
+    // The root sends a block to every remote member; they receive.
+    TypeArg stype;
+    TypeArg rtype;
+    Layout recv{};
+    std::vector<Layout> blocks;
+    if (root == MPI_ROOT) {
+      if (sendbuf == MPI_IN_PLACE) {
+        return check_in_place(c, sendbuf, fn);
+      }
+      if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      for (int r = 0; r < c->remote_size; ++r) {
+        blocks.push_back(stype.layout(static_cast<const std::byte*>(sendbuf) +
+                                          r * sendcount * stype.extent,
+                                      static_cast<std::size_t>(sendcount)));
+      }
+    } else if (root != MPI_PROC_NULL) {
+      if (recvbuf == MPI_IN_PLACE) {
+        return check_in_place(c, recvbuf, fn);
+      }
+      if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      recv = layout(rtype, recvbuf, recvcount);
+    }
+    return inter::run(c, inter::scatterv(*c, std::move(blocks), recv, root),
+                      {{stype, rtype}, {}, false}, request, fn);
   }
   const bool is_root = c->rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
@@ -624,7 +667,40 @@ int do_scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
     return rc;
   }
   if (c->is_inter) {
-    return unsupported_inter(c, fn);
+    TypeArg stype;
+    TypeArg rtype;
+    Layout recv{};
+    std::vector<Layout> blocks;
+    if (root == MPI_ROOT) {
+      if (sendbuf == MPI_IN_PLACE) {
+        return check_in_place(c, sendbuf, fn);
+      }
+      if (int rc =
+              check_counts(c, sendcounts, c->remote_size, "sendcounts", fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      if (displs == nullptr) {
+        return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
+      }
+      if (int rc = check_datatype(c, sendtype, &stype, fn); rc != MPI_SUCCESS) {
+        return rc;
+      }
+      for (int r = 0; r < c->remote_size; ++r) {
+        blocks.push_back(block(stype, sendbuf, sendcounts[r], displs[r]));
+      }
+    } else if (root != MPI_PROC_NULL) {
+      if (recvbuf == MPI_IN_PLACE) {
+        return check_in_place(c, recvbuf, fn);
+      }
+      if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      recv = layout(rtype, recvbuf, recvcount);
+    }
+    return inter::run(c, inter::scatterv(*c, std::move(blocks), recv, root),
+                      {{stype, rtype}, {}, false}, request, fn);
   }
   const bool is_root = c->rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
@@ -700,29 +776,23 @@ int do_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
     }
   }
   if (c->is_inter) {
+    // Every member sends its block to every remote member and gets theirs.
     if (in_place) {
       return check_in_place(c, sendbuf, fn);
     }
-    if (!uniform || request != nullptr || stype.map != nullptr ||
-        rtype.map != nullptr) {
-      return unsupported_inter(c, fn);
+    std::vector<Layout> blocks;
+    for (int r = 0; r < c->remote_size; ++r) {
+      blocks.push_back(uniform
+                           ? rtype.layout(static_cast<std::byte*>(recvbuf) +
+                                              static_cast<std::ptrdiff_t>(r) *
+                                                  recvcount * rtype.extent,
+                                          static_cast<std::size_t>(recvcount))
+                           : block(rtype, recvbuf, recvcounts[r], displs[r]));
     }
-    // Each group gathers at its leader, the leaders swap, each leader
-    // broadcasts the other group's blocks.
-    const std::size_t send_bytes =
-        stype.bytes(static_cast<std::size_t>(sendcount));
-    const std::size_t block_bytes =
-        rtype.bytes(static_cast<std::size_t>(recvcount));
-    std::vector<std::byte> mine(send_bytes * static_cast<std::size_t>(c->size));
-    tree::gather_linear(c->local_comm, sendbuf, mine.data(), send_bytes, 0);
-    const std::size_t remote_bytes =
-        block_bytes * static_cast<std::size_t>(c->remote_size);
-    if (c->rank == 0) {
-      tree::coll_sendrecv(c, 0, tree::kGatherTag, mine.data(), mine.size(),
-                          recvbuf, remote_bytes);
-    }
-    tree::bcast_tree(c->local_comm, recvbuf, remote_bytes, 0);
-    return MPI_SUCCESS;
+    return inter::run(c,
+                      inter::allgatherv(*c, layout(stype, sendbuf, sendcount),
+                                        std::move(blocks)),
+                      {{stype, rtype}, {}, false}, request, fn);
   }
   std::vector<Layout> blocks;
   for (int m = 0; m < c->size; ++m) {
@@ -757,8 +827,11 @@ struct AlltoallArgs {
 
 int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
                     const char* fn) {
-  const int n = c->size;
+  const int n = c->peer_count();  // the remote group's size on an intercomm
   const bool in_place = a.sendbuf == MPI_IN_PLACE;
+  if (c->is_inter && in_place) {
+    return check_in_place(c, a.sendbuf, fn);
+  }
   Holds holds;
   std::vector<Layout> sends(static_cast<std::size_t>(n));
   std::vector<Layout> recvs(static_cast<std::size_t>(n));
@@ -799,6 +872,13 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
       holds.types.push_back(t);
     }
   }
+  if (c->is_inter) {
+    return inter::run(
+        c, inter::alltoallv(*c, std::move(sends), std::move(recvs)),
+        inter::Keep{
+            {holds.types.begin(), holds.types.end()}, holds.op, holds.has_op},
+        request, fn);
+  }
   if (in_place) {
     // Sent with the receive arguments, from where the data comes back to:
     // every round packs a piece before it unpacks the same piece's reply.
@@ -821,10 +901,7 @@ int do_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (c->is_inter) {
-    return unsupported_inter(c, fn);
-  }
-  const auto n = static_cast<std::size_t>(c->size);
+  const auto n = static_cast<std::size_t>(c->peer_count());
   std::vector<int> scounts(n, sendcount);
   std::vector<int> rcounts(n, recvcount);
   std::vector<int> sdispls(n);
@@ -859,10 +936,7 @@ int do_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
   if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (c->is_inter) {
-    return unsupported_inter(c, fn);
-  }
-  const auto n = static_cast<std::size_t>(c->size);
+  const auto n = static_cast<std::size_t>(c->peer_count());
   std::vector<MPI_Datatype> stypes(n, sendtype);
   std::vector<MPI_Datatype> rtypes(n, recvtype);
   return do_alltoall_any(
@@ -881,9 +955,6 @@ int do_alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls,
   if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (c->is_inter) {
-    return unsupported_inter(c, fn);
-  }
   return do_alltoall_any(
       c,
       AlltoallArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
@@ -898,9 +969,11 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts,
   if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (c->is_inter) {
-    return unsupported_inter(c, fn);
+  if (c->is_inter && sendbuf == MPI_IN_PLACE) {
+    return check_in_place(c, sendbuf, fn);
   }
+  // On an intercommunicator too: one count per member of the local group,
+  // which gets that block of the remote group's reduction.
   const auto n = static_cast<std::size_t>(c->size);
   std::vector<std::size_t> counts(n);
   if (recvcounts != nullptr || uniform_count < 0) {
@@ -948,6 +1021,12 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts,
   const Layout recv = layout(type, recvbuf, static_cast<MPI_Count>(mine));
   const Layout send = layout(type, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
                              static_cast<MPI_Count>(total));
+  if (c->is_inter) {
+    return inter::run(
+        c,
+        inter::reduce_scatter(*c, send, recv, type, oparg, std::move(counts)),
+        {{type}, oparg, true}, request, fn);
+  }
   return run(
       c, algo::reduce_scatter(*c, send, recv, type, oparg, std::move(counts)),
       Holds{{type}, oparg, true}, request, fn);

@@ -10,11 +10,27 @@ namespace shmpi::mpi::coll {
 
 namespace {
 
+void start_bytes_send(p2p::Request& request, Comm* comm, int dest, int tag,
+                      const void* data, std::size_t bytes) {
+  start_coll_send(
+      request, comm, dest, tag,
+      datatype::Layout{static_cast<std::byte*>(const_cast<void*>(data)), bytes,
+                       nullptr});
+}
+
+void start_bytes_recv(p2p::Request& request, Comm* comm, int source, int tag,
+                      void* data, std::size_t bytes) {
+  start_coll_recv(
+      request, comm, source, tag,
+      datatype::Layout{static_cast<std::byte*>(data), bytes, nullptr});
+}
+
+}  // namespace
+
 void start_coll_send(p2p::Request& request, Comm* comm, int dest, int tag,
-                     const void* data, std::size_t bytes) {
+                     const datatype::Layout& data) {
   request.kind = p2p::RequestKind::kSend;
-  request.layout = datatype::Layout{
-      static_cast<std::byte*>(const_cast<void*>(data)), bytes, nullptr};
+  request.layout = data;
   request.peer = dest;
   request.tag = tag;
   request.my_rank = comm->rank;
@@ -25,10 +41,9 @@ void start_coll_send(p2p::Request& request, Comm* comm, int dest, int tag,
 }
 
 void start_coll_recv(p2p::Request& request, Comm* comm, int source, int tag,
-                     void* data, std::size_t bytes) {
+                     const datatype::Layout& data) {
   request.kind = p2p::RequestKind::kRecv;
-  request.layout =
-      datatype::Layout{static_cast<std::byte*>(data), bytes, nullptr};
+  request.layout = data;
   request.peer = source;
   request.tag = tag;
   request.context_id = comm->coll_recv_context_id;
@@ -36,18 +51,16 @@ void start_coll_recv(p2p::Request& request, Comm* comm, int source, int tag,
   state().engine->start_recv(request);
 }
 
-}  // namespace
-
 void coll_send(Comm* comm, int dest, int tag, const void* data,
                std::size_t bytes) {
   p2p::Request request;
-  start_coll_send(request, comm, dest, tag, data, bytes);
+  start_bytes_send(request, comm, dest, tag, data, bytes);
   state().engine->wait(request);
 }
 
 void coll_recv(Comm* comm, int source, int tag, void* data, std::size_t bytes) {
   p2p::Request request;
-  start_coll_recv(request, comm, source, tag, data, bytes);
+  start_bytes_recv(request, comm, source, tag, data, bytes);
   state().engine->wait(request);
 }
 
@@ -55,8 +68,8 @@ void coll_sendrecv(Comm* comm, int peer, int tag, const void* send,
                    std::size_t send_bytes, void* recv, std::size_t recv_bytes) {
   p2p::Request out;
   p2p::Request in;
-  start_coll_recv(in, comm, peer, tag, recv, recv_bytes);
-  start_coll_send(out, comm, peer, tag, send, send_bytes);
+  start_bytes_recv(in, comm, peer, tag, recv, recv_bytes);
+  start_bytes_send(out, comm, peer, tag, send, send_bytes);
   state().engine->wait(out);
   state().engine->wait(in);
 }

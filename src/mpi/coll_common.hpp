@@ -8,8 +8,10 @@
 
 #include <cstddef>
 
+#include "datatype/pack.hpp"
 #include "datatype/reduce_ops.hpp"
 #include "mpi/core.hpp"
+#include "p2p/request.hpp"
 
 namespace shmpi::mpi::coll {
 
@@ -18,6 +20,13 @@ inline constexpr int kReduceTag = 2;
 inline constexpr int kGatherTag = 3;
 inline constexpr int kBarrierTag = 4;
 inline constexpr int kLeaderTag = 5;  // intercommunicator leader exchanges
+
+// Starts a send or receive of `data` (any Layout) on the collective
+// context; the caller waits for request.complete. Not for MPI_PROC_NULL.
+void start_coll_send(p2p::Request& request, Comm* comm, int dest, int tag,
+                     const datatype::Layout& data);
+void start_coll_recv(p2p::Request& request, Comm* comm, int source, int tag,
+                     const datatype::Layout& data);
 
 void coll_send(Comm* comm, int dest, int tag, const void* data,
                std::size_t bytes);

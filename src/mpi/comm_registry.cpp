@@ -829,7 +829,12 @@ int split_intracomm(Comm& parent, int color, int key, Comm** out,
   return MPI_SUCCESS;
 }
 
-void wait_pending(Comm& comm) {
+void wait_pending(Comm& intra_or_inter) {
+  // An intercommunicator's nonblocking collectives queue on its local
+  // group (mpi/coll_inter.hpp).
+  Comm& comm = intra_or_inter.is_inter && intra_or_inter.local_comm != nullptr
+                   ? *intra_or_inter.local_comm
+                   : intra_or_inter;
   if (comm.shared != nullptr &&
       comm.shared->pending.load(std::memory_order_acquire) != 0) {
     state().engine->wait_until([&] {

@@ -71,9 +71,20 @@ struct UserImage {
     const std::int64_t low = true_lb + std::min<std::int64_t>(0, last);
     const std::int64_t high =
         true_lb + true_extent + std::max<std::int64_t>(0, last);
-    memory = std::make_unique<std::byte[]>(
-        static_cast<std::size_t>(std::max<std::int64_t>(high - low, 1)));
-    buffer = memory.get() - low;
+    // The user function reads elements through the buffer's address, so
+    // that address gets the alignment of an allocation (malloc's), as a
+    // program's own buffer would, even when the data start at a true lower
+    // bound that is not a multiple of it (a struct type whose first field
+    // is not at 0): allocate kAlign bytes more and round the address up.
+    constexpr std::uintptr_t kAlign = alignof(std::max_align_t);
+    const auto span =
+        static_cast<std::size_t>(std::max<std::int64_t>(high - low, 1));
+    memory = std::make_unique<std::byte[]>(span + kAlign);
+    const std::uintptr_t at =
+        reinterpret_cast<std::uintptr_t>(memory.get()) -
+        static_cast<std::uintptr_t>(low);  // NOLINT: address arithmetic
+    const std::uintptr_t aligned = (at + kAlign - 1) & ~(kAlign - 1);
+    buffer = memory.get() + (aligned - at) - low;
   }
 };
 

@@ -140,8 +140,10 @@ bool Engine::progress() {
 }
 
 bool Engine::run_tasks() {
-  // Tasks must not add tasks or wait (they run inside progress()).
+  // Tasks must not add tasks or wait (they run inside progress()); they
+  // may start sends and receives (running_tasks: the lock is ours).
   bool did = false;
+  running_tasks = true;
   for (std::size_t i = 0; i < tasks_.size();) {
     if (tasks_[i]()) {
       tasks_.erase(tasks_.begin() + static_cast<long>(i));
@@ -150,6 +152,7 @@ bool Engine::run_tasks() {
       ++i;
     }
   }
+  running_tasks = false;
   return did;
 }
 

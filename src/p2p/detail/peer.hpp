@@ -22,10 +22,17 @@ struct Engine::Peer {
 };
 
 // Takes the mutex only when the program asked for MPI_THREAD_MULTIPLE.
+// True on the thread running the background tasks (Engine::run_tasks),
+// which holds the progress lock: a task may start sends and receives (the
+// intercommunicator collectives do) without locking it again.
+// initial-exec: one byte of static TLS, no __tls_get_addr on the lock path.
+[[gnu::tls_model("initial-exec")]] inline thread_local bool running_tasks =
+    false;
+
 class Engine::ProgressLock {
  public:
   ProgressLock(std::mutex& mutex, bool enabled)
-      : mutex_(enabled ? &mutex : nullptr) {
+      : mutex_(enabled && !running_tasks ? &mutex : nullptr) {
     if (mutex_ != nullptr) {
       mutex_->lock();
     }

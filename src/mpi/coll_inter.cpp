@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+// Intercommunicator collectives (coll_inter.hpp).
+#include "mpi/coll_inter.hpp"
+
+#include <atomic>
+#include <memory>
+#include <utility>
+
+#include "base/assert.hpp"
+#include "mpi/coll_common.hpp"
+#include "mpi/comm.hpp"
+#include "mpi/p2p_common.hpp"
+#include "p2p/engine.hpp"
+
+namespace shmpi::mpi::inter {
+
+namespace sc = ::shmpi::coll;  // tasks and their driver
+
+namespace {
+
+// Tags on the collective contexts, apart from coll_common's (which
+// communicator creation still uses on the same contexts).
+constexpr int kTagIn = 101;       // barrier arrivals, reduction trees
+constexpr int kTagOut = 102;      // barrier releases, broadcast trees
+constexpr int kTagLeaders = 103;  // leader <-> leader, leader <-> root
+constexpr int kTagDirect = 104;   // member <-> remote member
+constexpr int kTagScatter = 105;  // leader -> its group, reduce_scatter
+
+// The Run of the calling coroutine (to record an error class in it).
+struct CurrentRun {
+  sc::Run* run = nullptr;
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(
+      std::coroutine_handle<sc::Task::promise_type> self) noexcept {
+    run = self.promise().run;
+    return false;  // continue at once
+  }
+  sc::Run* await_resume() const noexcept { return run; }
+};
+
+// Point-to-point requests one step of a collective has in flight.
+class Requests {
+ public:
+  explicit Requests(std::size_t capacity)
+      : requests_(new p2p::Request[capacity]), capacity_(capacity) {}
+  void send(Comm& comm, int dest, int tag, const Layout& data) {
+    SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
+    mpi::coll::start_coll_send(requests_[count_++], &comm, dest, tag, data);
+  }
+  void recv(Comm& comm, int source, int tag, const Layout& data) {
+    SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
+    mpi::coll::start_coll_recv(requests_[count_++], &comm, source, tag, data);
+  }
+  bool done() {
+    while (checked_ < count_) {
+      if (!requests_[checked_].complete.load(std::memory_order_acquire)) {
+        return false;
+      }
+      ++checked_;
+    }
+    return true;
+  }
+  // The first error class among the completed requests (truncation), or 0.
+  int error() const {
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (requests_[i].status.error != 0) {
+        return requests_[i].status.error;
+      }
+    }
+    return 0;
+  }
+  // Waits (in the calling coroutine) for every request; records an error
+  // in `run`.
+  auto all() {
+    return sc::until([this] { return done(); });
+  }
+
+ private:
+  std::unique_ptr<p2p::Request[]> requests_;
+  std::size_t capacity_;
+  std::size_t count_ = 0;
+  std::size_t checked_ = 0;
+};
+
+void note(sc::Run* run, const Requests& requests) {
+  if (run->error == 0) {
+    run->error = requests.error();
+  }
+}
+
+Layout packed(std::vector<std::byte>& bytes) {
+  return Layout{bytes.data(), bytes.size(), nullptr};
+}
+Layout packed(std::byte* data, std::size_t bytes) {
+  return Layout{data, bytes, nullptr};
+}
+
+// ---- within the local group (lc), rank 0 the leader ----
+
+// Binomial broadcast of `data` from local rank 0.
+sc::Task local_bcast(Comm& lc, Layout data) {
+  sc::Run* run = co_await CurrentRun{};
+  const int size = lc.size;
+  const int rank = lc.rank;
+  int mask = 1;
+  while (mask < size) {
+    if ((rank & mask) != 0) {
+      Requests in(1);
+      in.recv(lc, rank - mask, kTagOut, data);
+      co_await in.all();
+      note(run, in);
+      break;
+    }
+    mask <<= 1;
+  }
+  std::size_t children = 0;
+  for (int m = mask >> 1; m > 0; m >>= 1) {
+    children += rank + m < size ? 1 : 0;
+  }
+  Requests out(children);
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    if (rank + mask < size) {
+      out.send(lc, rank + mask, kTagOut, data);
+    }
+  }
+  co_await out.all();
+}
+
+// Reduces every member's `send` (count elements of type) at local rank 0,
+// into `acc` (packed), in rank order: a binomial tree whose children hold
+// higher ranks, acc = acc op child at every step.
+sc::Task local_reduce(Comm& lc, Layout send, std::vector<std::byte>& acc,
+                      TypeArg type, OpArg op, std::size_t count) {
+  sc::Run* run = co_await CurrentRun{};
+  const std::size_t bytes = type.bytes(count);
+  acc.resize(bytes);
+  datatype::pack(send, 0, acc.data(), bytes);
+  std::vector<std::byte> incoming;
+  const int size = lc.size;
+  const int rank = lc.rank;
+  for (int mask = 1; mask < size; mask <<= 1) {
+    if ((rank & mask) != 0) {
+      Requests up(1);
+      up.send(lc, rank - mask, kTagIn, packed(acc));
+      co_await up.all();
+      co_return;
+    }
+    if (rank + mask < size) {
+      incoming.resize(bytes);
+      Requests in(1);
+      in.recv(lc, rank + mask, kTagIn, packed(incoming));
+      co_await in.all();
+      note(run, in);
+      if (count != 0) {
+        // incoming = acc op incoming: the lower ranks first.
+        apply_op(op, type, acc.data(), incoming.data(), count);
+      }
+      acc.swap(incoming);
+    }
+  }
+}
+
+// The leaders swap `mine` for the remote group's `theirs` (leaders only).
+sc::Task leaders_swap(Comm& c, Layout mine, Layout theirs) {
+  sc::Run* run = co_await CurrentRun{};
+  Requests swap(2);
+  swap.recv(c, 0, kTagLeaders, theirs);
+  swap.send(c, 0, kTagLeaders, mine);
+  co_await swap.all();
+  note(run, swap);
+}
+
+// The root's side of a rooted call with the remote leader.
+sc::Task with_one(Comm& c, int peer, Layout data, bool sending) {
+  sc::Run* run = co_await CurrentRun{};
+  Requests one(1);
+  if (sending) {
+    one.send(c, peer, kTagLeaders, data);
+  } else {
+    one.recv(c, peer, kTagLeaders, data);
+  }
+  co_await one.all();
+  note(run, one);
+}
+
+// ---- queueing, blocking and nonblocking ----
+
+void retain(const Keep& keep) {
+  for (const TypeArg& t : keep.types) {
+    retain_type(t);
+  }
+  if (keep.has_op) {
+    retain_op(keep.op);
+  }
+}
+void release(const Keep& keep) {
+  for (const TypeArg& t : keep.types) {
+    release_type(t);
+  }
+  if (keep.has_op) {
+    release_op(keep.op);
+  }
+}
+
+struct Pending {
+  Comm* queue;  // the local group: its tickets order our collectives
+  std::uint64_t ticket;
+  p2p::Request* request;
+  sc::Run run;
+  sc::Task task;
+  Keep keep;
+  bool bound = false;
+
+  bool step() {
+    detail::CommShared& shared = *queue->shared;
+    // Acquire: the previous operation's effects are ours.
+    if (shared.serving.load(std::memory_order_acquire) != ticket) {
+      return false;
+    }
+    if (!bound) {
+      task.bind(run);
+      bound = true;
+    }
+    if (!sc::step(task, run)) {
+      return false;
+    }
+    release(keep);
+    request->status = p2p::Status{};
+    request->status.error = run.error;
+    shared.pending.fetch_sub(1, std::memory_order_relaxed);
+    // Release: the next queued operation may run.
+    shared.serving.fetch_add(1, std::memory_order_release);
+    // Release: the results before the completion flag.
+    request->complete.store(true, std::memory_order_release);
+    return true;
+  }
+};
+
+}  // namespace
+
+int run(Comm* c, sc::Task task, Keep keep, MPI_Request* request,
+        const char* function) {
+  Comm* lc = c->local_comm;
+  if (request == nullptr) {
+    wait_pending(*lc);
+    sc::Run state_of_run;
+    task.bind(state_of_run);
+    state().engine->wait_until([&] { return sc::step(task, state_of_run); });
+    if (state_of_run.error != 0) {
+      return fail(c, state_of_run.error, function,
+                  "collective failed (the groups' arguments do not match)");
+    }
+    return MPI_SUCCESS;
+  }
+  p2p::Request* r = new_request(c, function);
+  if (r == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  r->kind = p2p::RequestKind::kSend;
+  r->peer = MPI_PROC_NULL;
+  r->comm = c;
+  *request = to_handle(r);
+  auto pending = std::make_shared<Pending>(
+      Pending{lc, lc->shared->next_ticket++, r, sc::Run{}, std::move(task),
+              std::move(keep), false});
+  retain(pending->keep);
+  lc->shared->pending.fetch_add(1, std::memory_order_relaxed);
+  if (!pending->step()) {
+    state().engine->add_task([pending] { return pending->step(); });
+  }
+  return MPI_SUCCESS;
+}
+
+// ---- the collectives ----
+
+sc::Task barrier(Comm& c) {
+  Comm& lc = *c.local_comm;
+  Layout none{};
+  if (lc.rank == 0) {
+    Requests in(static_cast<std::size_t>(lc.size));
+    for (int r = 1; r < lc.size; ++r) {
+      in.recv(lc, r, kTagIn, none);
+    }
+    co_await in.all();
+    // Everyone here has arrived; so has everyone there once their leader
+    // answers.
+    co_await leaders_swap(c, none, none);
+  } else {
+    Requests in(1);
+    in.send(lc, 0, kTagIn, none);
+    co_await in.all();
+  }
+  co_await local_bcast(lc, none);
+}
+
+sc::Task bcast(Comm& c, Layout data, int root) {
+  if (root == MPI_ROOT) {
+    co_await with_one(c, 0, data, true);
+  } else if (root != MPI_PROC_NULL) {
+    Comm& lc = *c.local_comm;
+    if (lc.rank == 0) {
+      co_await with_one(c, root, data, false);
+    }
+    co_await local_bcast(lc, data);
+  }
+}
+
+sc::Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+                std::size_t count, int root) {
+  if (root == MPI_ROOT) {
+    co_await with_one(c, 0, recv, false);
+  } else if (root != MPI_PROC_NULL) {
+    Comm& lc = *c.local_comm;
+    std::vector<std::byte> acc;
+    co_await local_reduce(lc, send, acc, type, op, count);
+    if (lc.rank == 0) {
+      co_await with_one(c, root, packed(acc), true);
+    }
+  }
+}
+
+sc::Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+                   std::size_t count) {
+  Comm& lc = *c.local_comm;
+  std::vector<std::byte> acc;
+  co_await local_reduce(lc, send, acc, type, op, count);
+  if (lc.rank == 0) {
+    co_await leaders_swap(c, packed(acc), recv);
+  }
+  co_await local_bcast(lc, recv);
+}
+
+sc::Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks,
+                 int root) {
+  sc::Run* run = co_await CurrentRun{};
+  if (root == MPI_ROOT) {
+    Requests in(recv_blocks.size());
+    for (std::size_t r = 0; r < recv_blocks.size(); ++r) {
+      in.recv(c, static_cast<int>(r), kTagDirect, recv_blocks[r]);
+    }
+    co_await in.all();
+    note(run, in);
+  } else if (root != MPI_PROC_NULL) {
+    Requests out(1);
+    out.send(c, root, kTagDirect, send);
+    co_await out.all();
+  }
+}
+
+sc::Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv,
+                  int root) {
+  sc::Run* run = co_await CurrentRun{};
+  if (root == MPI_ROOT) {
+    Requests out(send_blocks.size());
+    for (std::size_t r = 0; r < send_blocks.size(); ++r) {
+      out.send(c, static_cast<int>(r), kTagDirect, send_blocks[r]);
+    }
+    co_await out.all();
+  } else if (root != MPI_PROC_NULL) {
+    Requests in(1);
+    in.recv(c, root, kTagDirect, recv);
+    co_await in.all();
+    note(run, in);
+  }
+}
+
+sc::Task allgatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks) {
+  sc::Run* run = co_await CurrentRun{};
+  const auto n = static_cast<std::size_t>(c.remote_size);
+  Requests both(2 * n);
+  for (std::size_t r = 0; r < n; ++r) {
+    both.recv(c, static_cast<int>(r), kTagDirect, recv_blocks[r]);
+  }
+  // Everyone starts with a different remote member: no hot spot.
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t r = (i + static_cast<std::size_t>(c.rank)) % n;
+    both.send(c, static_cast<int>(r), kTagDirect, send);
+  }
+  co_await both.all();
+  note(run, both);
+}
+
+sc::Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
+                   std::vector<Layout> recv_blocks) {
+  sc::Run* run = co_await CurrentRun{};
+  const auto n = static_cast<std::size_t>(c.remote_size);
+  Requests both(2 * n);
+  for (std::size_t r = 0; r < n; ++r) {
+    both.recv(c, static_cast<int>(r), kTagDirect, recv_blocks[r]);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t r = (i + static_cast<std::size_t>(c.rank)) % n;
+    both.send(c, static_cast<int>(r), kTagDirect, send_blocks[r]);
+  }
+  co_await both.all();
+  note(run, both);
+}
+
+sc::Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type,
+                        OpArg op, std::vector<std::size_t> counts) {
+  sc::Run* run = co_await CurrentRun{};
+  Comm& lc = *c.local_comm;
+  std::size_t total = 0;
+  for (std::size_t n : counts) {
+    total += n;
+  }
+  std::vector<std::byte> acc;
+  co_await local_reduce(lc, send, acc, type, op, total);
+  if (lc.rank != 0) {
+    Requests in(1);
+    in.recv(lc, 0, kTagScatter, recv);
+    co_await in.all();
+    note(run, in);
+    co_return;
+  }
+  // The remote group's reduction, scattered here by our counts.
+  std::vector<std::byte> theirs(type.bytes(total));
+  co_await leaders_swap(c, packed(acc), packed(theirs));
+  Requests out(counts.size());
+  std::size_t offset = type.bytes(counts[0]);
+  for (std::size_t j = 1; j < counts.size(); ++j) {
+    const std::size_t bytes = type.bytes(counts[j]);
+    out.send(lc, static_cast<int>(j), kTagScatter,
+             packed(theirs.data() + offset, bytes));
+    offset += bytes;
+  }
+  datatype::unpack(recv, 0, theirs.data(), type.bytes(counts[0]));
+  co_await out.all();
+}
+
+}  // namespace shmpi::mpi::inter

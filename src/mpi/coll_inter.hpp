@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// The collectives on an intercommunicator, as coroutines (coll/task.hpp)
+// over point-to-point messages on collective contexts (Z = 1): the
+// intercommunicator's between the groups, its local group's
+// (Comm::local_comm) within a group. Each group's rank 0 is its leader.
+//  - rooted calls (bcast, reduce): root <-> remote leader, then a tree in
+//    the leader's group; gather(v), scatter(v): the root <-> every remote
+//    member directly;
+//  - allreduce, reduce_scatter(_block): each group reduces to its leader
+//    (binomial tree, rank order, so non-commutative operations get the
+//    group's rank order), the leaders swap, each leader broadcasts or
+//    scatters the other group's result in its group;
+//  - allgather(v), alltoall(v,w): every member <-> every remote member;
+//  - barrier: in to the leader, leaders swap, out from the leader.
+// Data stay in the user's Layouts (derived datatypes are packed by the
+// point-to-point protocols); reductions work on packed copies with
+// apply_op, so derived datatypes and user operations work everywhere.
+//
+// Arguments are checked by the caller (coll_api.cpp) and taken by value.
+// Collectives on one intercommunicator run one at a time in call order:
+// nonblocking ones queue on the local group's tickets (its CommShared), and
+// every blocking operation on the intercommunicator or its local group
+// waits for them first (wait_pending), so the point-to-point messages of
+// successive collectives can never match each other's receives.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "coll/task.hpp"
+#include "datatype/pack.hpp"
+#include "mpi/core.hpp"
+
+namespace shmpi::mpi::inter {
+
+namespace sc = ::shmpi::coll;  // tasks and their driver
+
+using datatype::Layout;
+
+// What a nonblocking collective keeps alive while it runs.
+struct Keep {
+  std::vector<TypeArg> types;
+  OpArg op;
+  bool has_op = false;
+};
+
+// Runs `task` on intercommunicator `c` to the end (request == nullptr) or
+// as a nonblocking request. Returns an MPI error code (raised on `c`).
+int run(Comm* c, sc::Task task, Keep keep, MPI_Request* request,
+        const char* function);
+
+// root: MPI_ROOT, MPI_PROC_NULL, or the root's rank in the remote group.
+sc::Task barrier(Comm& c);
+sc::Task bcast(Comm& c, Layout data, int root);
+// recv: at MPI_ROOT only. count: elements of `type` in send (and recv).
+sc::Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+                std::size_t count, int root);
+sc::Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
+                   std::size_t count);
+// recv_blocks (at MPI_ROOT): one per remote member, in rank order.
+sc::Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks,
+                 int root);
+// send_blocks (at MPI_ROOT): one per remote member.
+sc::Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv,
+                  int root);
+// recv_blocks: one per remote member; `send` goes to every remote member.
+sc::Task allgatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks);
+// send_blocks[j] goes to remote member j, recv_blocks[j] comes from it.
+sc::Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
+                   std::vector<Layout> recv_blocks);
+// counts: elements each member of the local group receives (the same on
+// every member); `send` holds their sum, which is the remote group's sum
+// too. Local member j gets block j of the remote group's reduction.
+sc::Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type,
+                        OpArg op, std::vector<std::size_t> counts);
+
+}  // namespace shmpi::mpi::inter
