@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+// The channel record: the shared memory one partitioned request pair works
+// on for every iteration. The sender allocates it from the shared heap at
+// MPI_Psend_init and names it (by segment offset) in the RTS.
+//
+//   +0     ChannelHeader    3 lines: sender's constants, receiver's CTS
+//                           line, reference count
+//   +384   ready[P]         one 64-bit flag per send partition: the last
+//                           iteration whose data for it is staged
+//   +S     staging[2]       two buffers of the whole packed message,
+//                           indexed by iteration parity
+//
+// Iterations count from 1 on each side (one per MPI_Start). The epoch
+// protocol (docs/design.md#partitioned-communication):
+//  - sender, MPI_Pready(p) in iteration k: pack partition p into
+//    staging[k & 1], then ready[p] = k (release);
+//  - receiver, MPI_Start of iteration k: cts_epoch = k (release), which
+//    says "everything of iteration k - 1 is out of staging";
+//  - receiver: partition p of iteration k is there once ready[p] >= k
+//    (acquire); the sender completes iteration k once cts_epoch >= k.
+// The sender's iteration k + 1 needs CTS(k), so the sender is at most one
+// iteration ahead and staging[(k + 1) & 1] it writes then held iteration
+// k - 1, which the receiver finished before it published CTS(k).
+//
+// Memory ordering: ready[p]'s release store pairs with the receiver's
+// acquire load and publishes the staged bytes of p; cts_epoch's release
+// pairs with the sender's acquire and publishes the receiver's last reads
+// of the previous iteration's staging (and msg_part, before the first CTS).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "base/cache_line.hpp"
+
+namespace shmpi::partitioned {
+
+struct ChannelHeader {
+  static constexpr std::uint32_t kMagic = 0x50636831;  // "Pch1"
+
+  // Line 0: written by the sender before it pushes the RTS (the ring's
+  // release publishes it); read-only afterwards.
+  alignas(kFalseSharingRange) std::uint32_t magic = kMagic;
+  std::uint32_t send_partitions = 0;
+  std::uint64_t partition_bytes = 0;  // packed bytes of one send partition
+  std::uint64_t total_bytes = 0;      // send_partitions * partition_bytes
+  std::uint64_t staging_offset = 0;   // from the record's first byte
+  std::uint64_t staging_stride = 0;   // bytes from staging[0] to staging[1]
+  std::uint32_t sender_slot = 0;
+  std::uint32_t receiver_slot = 0;
+
+  // Line 1: written by the receiver only, read by the sender.
+  alignas(kFalseSharingRange) std::atomic<std::uint64_t> cts_epoch{0};
+  // The receiver's choice of messages per iteration (seed 003's msg_part);
+  // -1 until it first matched. Stored before the first CTS, whose release
+  // publishes it. shmpi's receiver always chooses one message per send
+  // partition, which keeps every early partition visible.
+  std::atomic<std::int32_t> msg_part{-1};
+
+  // Line 2: both sides. Starts at 2 (sender, receiver side); whoever drops
+  // the last reference frees the record.
+  alignas(kFalseSharingRange) std::atomic<std::uint32_t> references{2};
+};
+static_assert(std::is_standard_layout_v<ChannelHeader>,
+              "laid out by offset in the shared heap");
+static_assert(offsetof(ChannelHeader, cts_epoch) == kFalseSharingRange &&
+                  offsetof(ChannelHeader, references) ==
+                      2 * kFalseSharingRange &&
+                  sizeof(ChannelHeader) == 3 * kFalseSharingRange,
+              "one line per writer: sender constants, receiver, both");
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free &&
+                  std::atomic<std::uint32_t>::is_always_lock_free &&
+                  std::atomic<std::int32_t>::is_always_lock_free,
+              "shared between processes: must not hide a lock");
+
+inline constexpr std::size_t kReadyFlagsOffset = sizeof(ChannelHeader);
+
+constexpr std::size_t staging_offset(std::uint32_t send_partitions) {
+  return align_up(kReadyFlagsOffset + sizeof(std::uint64_t) * send_partitions,
+                  kFalseSharingRange);
+}
+constexpr std::size_t staging_stride(std::uint64_t total_bytes) {
+  return align_up(total_bytes, kFalseSharingRange);
+}
+constexpr std::size_t channel_bytes(std::uint32_t send_partitions,
+                                    std::uint64_t total_bytes) {
+  return staging_offset(send_partitions) + 2 * staging_stride(total_bytes);
+}
+static_assert(channel_bytes(1, 0) == 512 && channel_bytes(18, 90) == 896,
+              "header, 18 flags rounded to a line, two 90-byte buffers");
+
+// A process's view of one record (the record holds no pointers).
+class Channel {
+ public:
+  Channel() = default;
+  explicit Channel(std::byte* record) : record_(record) {}
+
+  // Builds the record in freshly allocated memory (sender, at init).
+  static Channel create(std::byte* record, std::uint32_t send_partitions,
+                        std::uint64_t partition_bytes,
+                        std::uint32_t sender_slot,
+                        std::uint32_t receiver_slot) {
+    auto* header = new (record) ChannelHeader();
+    header->send_partitions = send_partitions;
+    header->partition_bytes = partition_bytes;
+    header->total_bytes = partition_bytes * send_partitions;
+    header->staging_offset = staging_offset(send_partitions);
+    header->staging_stride = staging_stride(header->total_bytes);
+    header->sender_slot = sender_slot;
+    header->receiver_slot = receiver_slot;
+    for (std::uint32_t s = 0; s < send_partitions; ++s) {
+      new (record + kReadyFlagsOffset + s * sizeof(std::uint64_t))
+          std::atomic<std::uint64_t>(0);
+    }
+    return Channel(record);
+  }
+
+  bool valid() const { return record_ != nullptr; }
+  std::byte* record() const { return record_; }
+  ChannelHeader& header() const {
+    return *reinterpret_cast<ChannelHeader*>(  // NOLINT: built in create()
+        record_);
+  }
+  std::atomic<std::uint64_t>& ready(std::uint32_t s) const {
+    return *reinterpret_cast<std::atomic<std::uint64_t>*>(  // NOLINT: as above
+        record_ + kReadyFlagsOffset + s * sizeof(std::uint64_t));
+  }
+  std::byte* staging(std::uint64_t iteration) const {
+    const ChannelHeader& h = header();
+    return record_ + h.staging_offset + (iteration & 1) * h.staging_stride;
+  }
+
+  // Sender: partition s's data for `iteration` is in staging (release:
+  // pairs with the acquire in has_arrived(); publishes the staged bytes).
+  void mark_ready(std::uint32_t s, std::uint64_t iteration) const {
+    ready(s).store(iteration, std::memory_order_release);
+  }
+  // Receiver: partition s of `iteration` is staged. The sender may already
+  // be one iteration further (ready == iteration + 1): its data went to the
+  // other parity, so this iteration's bytes are still in place.
+  bool has_arrived(std::uint32_t s, std::uint64_t iteration) const {
+    return ready(s).load(std::memory_order_acquire) >= iteration;
+  }
+  // Receiver, at MPI_Start: clear to send `iteration` (release: pairs with
+  // the acquire in cleared(); publishes that every read of the previous
+  // iteration's staging is done).
+  void publish_cts(std::uint64_t iteration) const {
+    header().cts_epoch.store(iteration, std::memory_order_release);
+  }
+  bool cleared(std::uint64_t iteration) const {
+    return header().cts_epoch.load(std::memory_order_acquire) >= iteration;
+  }
+  // True when the caller held the last reference (it then frees the record).
+  bool drop_reference() const {
+    // acq_rel: the last holder sees every access of the other side before
+    // the memory goes back to the heap.
+    return header().references.fetch_sub(1, std::memory_order_acq_rel) == 1;
+  }
+
+ private:
+  std::byte* record_ = nullptr;
+};
+
+}  // namespace shmpi::partitioned
