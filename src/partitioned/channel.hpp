@@ -50,6 +50,9 @@ struct ChannelHeader {
   std::uint64_t staging_stride = 0;   // bytes from staging[0] to staging[1]
   std::uint32_t sender_slot = 0;
   std::uint32_t receiver_slot = 0;
+  // Segment offset of the heap block the record was carved from (the heap
+  // aligns to 64 bytes, the record to 128).
+  std::uint64_t allocation_offset = 0;
 
   // Line 1: written by the receiver only, read by the sender.
   alignas(kFalseSharingRange) std::atomic<std::uint64_t> cts_epoch{0};
@@ -65,6 +68,8 @@ struct ChannelHeader {
 };
 static_assert(std::is_standard_layout_v<ChannelHeader>,
               "laid out by offset in the shared heap");
+static_assert(alignof(ChannelHeader) == kFalseSharingRange,
+              "each writer's line starts a 128-byte pair of lines");
 static_assert(offsetof(ChannelHeader, cts_epoch) == kFalseSharingRange &&
                   offsetof(ChannelHeader, references) ==
                       2 * kFalseSharingRange &&
@@ -88,6 +93,11 @@ constexpr std::size_t channel_bytes(std::uint32_t send_partitions,
                                     std::uint64_t total_bytes) {
   return staging_offset(send_partitions) + 2 * staging_stride(total_bytes);
 }
+// What to ask the heap for: the record plus room to align it to 128 bytes.
+constexpr std::size_t channel_allocation_bytes(std::uint32_t send_partitions,
+                                               std::uint64_t total_bytes) {
+  return channel_bytes(send_partitions, total_bytes) + kFalseSharingRange;
+}
 static_assert(channel_bytes(1, 0) == 512 && channel_bytes(18, 90) == 896,
               "header, 18 flags rounded to a line, two 90-byte buffers");
 
@@ -97,12 +107,16 @@ class Channel {
   Channel() = default;
   explicit Channel(std::byte* record) : record_(record) {}
 
-  // Builds the record in freshly allocated memory (sender, at init).
+  // Builds the record in freshly allocated memory (sender, at init); the
+  // caller aligned `record` to kFalseSharingRange. Plain and relaxed
+  // stores: the ring's release, when the RTS naming the record is pushed,
+  // publishes all of them to the receiver.
   static Channel create(std::byte* record, std::uint32_t send_partitions,
                         std::uint64_t partition_bytes,
-                        std::uint32_t sender_slot,
-                        std::uint32_t receiver_slot) {
+                        std::uint32_t sender_slot, std::uint32_t receiver_slot,
+                        std::uint64_t allocation_offset) {
     auto* header = new (record) ChannelHeader();
+    header->allocation_offset = allocation_offset;
     header->send_partitions = send_partitions;
     header->partition_bytes = partition_bytes;
     header->total_bytes = partition_bytes * send_partitions;

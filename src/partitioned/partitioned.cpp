@@ -33,7 +33,9 @@ IterationArray make_iterations(std::uint32_t n) {
 }
 
 void free_record(const Channel& channel) {
-  g_engine->segment().heap().deallocate(channel.record());
+  const segment::Segment& segment = g_engine->segment();
+  segment.heap().deallocate(
+      segment.at<std::byte>(channel.header().allocation_offset));
 }
 
 struct SendSide {
@@ -208,21 +210,25 @@ Result<void> psend_init(p2p::Request& request, std::uint32_t partitions) {
   side->cc_part = make_iterations(partitions);
   if (request.peer != kProcNull) {
     const segment::Segment& segment = g_engine->segment();
-    const std::size_t bytes = channel_bytes(partitions, request.layout.bytes);
-    auto* record = static_cast<std::byte*>(segment.heap().allocate(bytes));
-    if (record == nullptr) {
+    const std::size_t bytes =
+        channel_allocation_bytes(partitions, request.layout.bytes);
+    auto* block = static_cast<std::byte*>(segment.heap().allocate(bytes));
+    if (block == nullptr) {
       return Err{kErrNoMem,
                  "the shared heap has no room for the partition channel "
                  "(shmpirun --heap-size)"};
     }
-    if (auto populated = segment.populate(segment.offset_of(record), bytes);
-        !populated) {
-      segment.heap().deallocate(record);
+    const std::size_t block_offset = segment.offset_of(block);
+    if (auto populated = segment.populate(block_offset, bytes); !populated) {
+      segment.heap().deallocate(block);
       return populated.error();
     }
+    std::byte* record = segment.at<std::byte>(
+        align_up(block_offset, kFalseSharingRange));  // offsets from a page
     side->receiver_slot = request.peer_slot;
-    side->channel = Channel::create(record, partitions, side->partition_bytes,
-                                    g_engine->my_slot(), request.peer_slot);
+    side->channel =
+        Channel::create(record, partitions, side->partition_bytes,
+                        g_engine->my_slot(), request.peer_slot, block_offset);
     g_engine->send_part_control(request.peer_slot, matching::Protocol::kPartRts,
                                 request.context_id, request.my_rank,
                                 request.tag, segment.offset_of(record));

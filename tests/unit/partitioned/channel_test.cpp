@@ -18,8 +18,8 @@ struct Record {
   explicit Record(std::uint32_t partitions, std::uint64_t partition_bytes)
       : memory(new (std::align_val_t{128}) std::byte[channel_bytes(
             partitions, partitions * partition_bytes)]),
-        channel(
-            Channel::create(memory.get(), partitions, partition_bytes, 0, 1)) {}
+        channel(Channel::create(memory.get(), partitions, partition_bytes, 0, 1,
+                                0)) {}
   struct Free {
     void operator()(std::byte* p) const {
       ::operator delete[](p, std::align_val_t{128});
