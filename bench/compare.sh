@@ -559,8 +559,8 @@ render() {
     echo
     echo "Partitioned: \"P x B\" is one iteration (MPI_Start, MPI_Pready of P partitions of"
     echo "B bytes, MPI_Wait on both sides) in a stream; \"plain send N\" is MPI_Send/MPI_Recv"
-    echo "of the same N = P x B bytes; \"early bird\" is MPI_Pready(p) on one rank until"
-    echo "MPI_Parrived(p) is true on the other (half a ping-pong between two channels)."
+    echo "of the same N = P x B bytes; \"early bird\" is the time from MPI_Pready(p) on rank 0"
+    echo "until MPI_Parrived(p) is true on rank 1, partitions readied 20 µs apart (mean over p)."
     first_col=case table "Partitioned communication (µs, np=2; lower is better)" part auto lower \
       "${part_rows[@]}"
   fi
