@@ -116,6 +116,20 @@ int ready_one(p2p::Request& r, int partition, const char* function) {
   return MPI_SUCCESS;
 }
 
+int ready_batch(p2p::Request& r, const int* list, std::int64_t low,
+                std::int64_t count, const char* function) {
+  std::int64_t failed = 0;
+  Result<void> done = partitioned::pready_batch(r, list, low, count, &failed);
+  if (!done) {
+    return fail(static_cast<Comm*>(r.comm), done.error().mpi_class, function,
+                "partition %lld: %.*s (the request has %u)",
+                static_cast<long long>(failed),
+                static_cast<int>(done.error().what.size()),
+                done.error().what.data(), partitioned::partition_count(r));
+  }
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" int PMPI_Psend_init(const void* buf, int partitions, MPI_Count count,
@@ -158,12 +172,9 @@ extern "C" int PMPI_Pready_range(int partition_low, int partition_high,
                 "partition_low %d is above partition_high %d", partition_low,
                 partition_high);
   }
-  for (int p = partition_low; p <= partition_high; ++p) {
-    if (int e = ready_one(*r, p, "MPI_Pready_range"); e != MPI_SUCCESS) {
-      return e;
-    }
-  }
-  return MPI_SUCCESS;
+  return ready_batch(*r, nullptr, partition_low,
+                     std::int64_t{partition_high} - partition_low + 1,
+                     "MPI_Pready_range");
 }
 SHMPI_PMPI_ALIAS(MPI_Pready_range);
 
@@ -178,13 +189,7 @@ extern "C" int PMPI_Pready_list(int length, int array_of_partitions[],
     return fail(static_cast<Comm*>(r->comm), MPI_ERR_ARG, "MPI_Pready_list",
                 "invalid partition list (length %d)", length);
   }
-  for (int i = 0; i < length; ++i) {
-    if (int e = ready_one(*r, array_of_partitions[i], "MPI_Pready_list");
-        e != MPI_SUCCESS) {
-      return e;
-    }
-  }
-  return MPI_SUCCESS;
+  return ready_batch(*r, array_of_partitions, 0, length, "MPI_Pready_list");
 }
 SHMPI_PMPI_ALIAS(MPI_Pready_list);
 

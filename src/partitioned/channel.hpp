@@ -3,9 +3,9 @@
 // on for every iteration. The sender allocates it from the shared heap at
 // MPI_Psend_init and names it (by segment offset) in the RTS.
 //
-//   +0     ChannelHeader    3 lines: sender's constants, receiver's CTS
-//                           line, reference count
-//   +384   ready[P]         one 64-bit flag per send partition, each on its
+//   +0     ChannelHeader    4 lines: sender's constants, receiver's CTS
+//                           line, reference count, sender's published count
+//   +512   ready[P]         one 64-bit flag per send partition, each on its
 //                           own 64-byte line: the last iteration whose data
 //                           for it is staged
 //   +S     staging[2]       two buffers of the whole packed message,
@@ -66,6 +66,13 @@ struct ChannelHeader {
   // Line 2: both sides. Starts at 2 (sender, receiver side); whoever drops
   // the last reference frees the record.
   alignas(kFalseSharingRange) std::atomic<std::uint32_t> references{2};
+
+  // Line 3: written by the sender (any thread making partitions ready), read
+  // by the receiver. Partitions made ready since the record was made, bumped
+  // once per MPI_Pready / _range / _list after their flags: the receiver's
+  // progress polls this one line and scans the flags only when it moved,
+  // so it does not pull flag lines away from a sender that is setting them.
+  alignas(kFalseSharingRange) std::atomic<std::uint64_t> published{0};
 };
 static_assert(std::is_standard_layout_v<ChannelHeader>,
               "laid out by offset in the shared heap");
@@ -74,8 +81,10 @@ static_assert(alignof(ChannelHeader) == kFalseSharingRange,
 static_assert(offsetof(ChannelHeader, cts_epoch) == kFalseSharingRange &&
                   offsetof(ChannelHeader, references) ==
                       2 * kFalseSharingRange &&
-                  sizeof(ChannelHeader) == 3 * kFalseSharingRange,
-              "one line per writer: sender constants, receiver, both");
+                  offsetof(ChannelHeader, published) ==
+                      3 * kFalseSharingRange &&
+                  sizeof(ChannelHeader) == 4 * kFalseSharingRange,
+              "one line per writer: sender constants, receiver, both, sender");
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free &&
                   std::atomic<std::uint32_t>::is_always_lock_free &&
                   std::atomic<std::int32_t>::is_always_lock_free,
@@ -104,7 +113,7 @@ constexpr std::size_t channel_allocation_bytes(std::uint32_t send_partitions,
                                                std::uint64_t total_bytes) {
   return channel_bytes(send_partitions, total_bytes) + kFalseSharingRange;
 }
-static_assert(channel_bytes(1, 0) == 512 && channel_bytes(18, 90) == 1792,
+static_assert(channel_bytes(1, 0) == 640 && channel_bytes(18, 90) == 1920,
               "header, 18 flag lines, two 90-byte buffers on 128 bytes");
 
 // A process's view of one record (the record holds no pointers).
@@ -156,6 +165,15 @@ class Channel {
   // pairs with the acquire in has_arrived(); publishes the staged bytes).
   void mark_ready(std::uint32_t s, std::uint64_t iteration) const {
     ready(s).store(iteration, std::memory_order_release);
+  }
+  // Sender, after a batch of flags: `count` more partitions are ready
+  // (release: pairs with the acquire in published(); publishes the flags
+  // and data of the batch).
+  void publish(std::uint32_t count) const {
+    header().published.fetch_add(count, std::memory_order_release);
+  }
+  std::uint64_t published() const {
+    return header().published.load(std::memory_order_acquire);
   }
   // Receiver: partition s of `iteration` is staged. The sender may already
   // be one iteration further (ready == iteration + 1): its data went to the

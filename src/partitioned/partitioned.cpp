@@ -57,6 +57,10 @@ struct RecvSide {
   bool proc_null = false;
   std::uint64_t iteration = 0;      // written by start only
   std::uint64_t cts_published = 0;  // start and the task only
+  // The channel's published count at the task's last flag scan; start
+  // resets it so every iteration scans at least once. Start and task only.
+  std::uint64_t last_scan = kNeverScanned;
+  static constexpr std::uint64_t kNeverScanned = ~std::uint64_t{0};
 
   // Bound once, when the RTS has matched (by whichever thread sees it
   // first, under bind_mutex; bound's release publishes the rest).
@@ -158,8 +162,14 @@ bool recv_task(p2p::Request& request) {
     return false;
   }
   publish_cts_if_due(side);
-  for (std::uint32_t s = 0; s < side.send_partitions; ++s) {
-    try_copy(request, side, s);
+  // Scan the flags only when the sender published more since the last scan
+  // (the count is bumped after the flags it covers).
+  const std::uint64_t published = side.channel.published();
+  if (published != side.last_scan) {
+    side.last_scan = published;
+    for (std::uint32_t s = 0; s < side.send_partitions; ++s) {
+      try_copy(request, side, s);
+    }
   }
   // Acquire: pairs with each copier's fetch_add; every copy is done.
   if (side.cc.load(std::memory_order_acquire) != side.send_partitions) {
@@ -276,6 +286,7 @@ void start(p2p::Request& request) {
   }
   RecvSide& side = recv_side(request);
   ++side.iteration;
+  side.last_scan = RecvSide::kNeverScanned;
   // Relaxed: as cc_send above.
   side.cc.store(0, std::memory_order_relaxed);
   if (side.proc_null) {
@@ -290,30 +301,79 @@ void start(p2p::Request& request) {
   g_engine->add_task([r] { return recv_task(*r); });
 }
 
-Result<void> pready(p2p::Request& request, std::int64_t partition) {
-  SendSide& side = send_side(request);
+namespace {
+
+// Stages one partition and sets its ready flag; the caller wakes and counts
+// once per batch (finish_batch).
+Result<void> stage_one(p2p::Request& request, SendSide& side,
+                       std::int64_t partition) {
   if (partition < 0 || partition >= side.partitions) {
     return Err{kErrArg, "partition out of range"};
   }
   const auto p = static_cast<std::uint32_t>(partition);
   const std::uint64_t k = side.iteration;
   // Relaxed: only detects a second pready of p in this iteration; the data
-  // is ordered by the ready flag.
-  if (side.cc_part[p].exchange(k, std::memory_order_relaxed) == k) {
+  // is ordered by the ready flag. A load and a store, not an exchange: an
+  // exchange is a locked instruction on x86 and would wait for the previous
+  // partition's flag store to reach the polling receiver. Two threads
+  // readying the same partition at once (erroneous) may both pass.
+  if (side.cc_part[p].load(std::memory_order_relaxed) == k) {
     return Err{kErrArg, "partition is already ready in this iteration"};
   }
+  side.cc_part[p].store(k, std::memory_order_relaxed);
   if (side.channel.valid()) {
     const std::uint64_t offset = side.partition_bytes * p;
     datatype::pack(request.layout, offset, side.channel.staging(k) + offset,
                    side.partition_bytes);
     side.channel.mark_ready(p, k);
+  }
+  return {};
+}
+
+// After a batch of `staged` partitions: one wake check for the receiver and
+// one count update, whatever the batch size. Both are full barriers on x86
+// (the fence waits for the flag stores to leave the store buffer, which the
+// polling receiver makes slow), so a range or list pays them once.
+void finish_batch(SendSide& side, std::uint32_t staged) {
+  if (staged == 0) {
+    return;
+  }
+  if (side.channel.valid()) {
+    side.channel.publish(staged);
     segment::wake_if_sleeping(g_engine->control(side.receiver_slot));
   }
-  if (side.cc_send.fetch_add(1, std::memory_order_acq_rel) + 1 ==
+  if (side.cc_send.fetch_add(staged, std::memory_order_acq_rel) + staged ==
           side.partitions &&
       g_engine->config().thread_multiple) {
     g_engine->wake_self();  // a thread of ours may wait on the request
   }
+}
+
+}  // namespace
+
+Result<void> pready(p2p::Request& request, std::int64_t partition) {
+  SendSide& side = send_side(request);
+  Result<void> staged = stage_one(request, side, partition);
+  finish_batch(side, staged ? 1 : 0);
+  return staged;
+}
+
+Result<void> pready_batch(p2p::Request& request, const int* list,
+                          std::int64_t low, std::int64_t count,
+                          std::int64_t* failed) {
+  SendSide& side = send_side(request);
+  std::uint32_t staged = 0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::int64_t partition = list != nullptr ? list[i] : low + i;
+    Result<void> one = stage_one(request, side, partition);
+    if (!one) {
+      finish_batch(side, staged);
+      *failed = partition;
+      return one;
+    }
+    ++staged;
+  }
+  finish_batch(side, staged);
   return {};
 }
 

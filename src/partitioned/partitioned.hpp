@@ -59,6 +59,12 @@ void start(p2p::Request& request);
 // Sender: partition `partition` of the current iteration is ready.
 // MPI_ERR_ARG when out of range or already ready in this iteration.
 Result<void> pready(p2p::Request& request, std::int64_t partition);
+// MPI_Pready_range / MPI_Pready_list: partitions list[0..count) or, with a
+// null list, low..low+count-1. Wakes the receiver once for the batch. On an
+// error the partitions before the bad one stay ready; *failed names it.
+Result<void> pready_batch(p2p::Request& request, const int* list,
+                          std::int64_t low, std::int64_t count,
+                          std::int64_t* failed);
 // Receiver, active request: whether partition `partition` has arrived.
 Result<bool> parrived(p2p::Request& request, std::int64_t partition);
 
