@@ -128,7 +128,8 @@ class Engine {
 
   void set_orphan_handler(OrphanHandler handler) { orphan_handler_ = handler; }
 
-  // Partitioned communication (src/partitioned, docs/design.md#partitioned-communication).
+  // Partitioned communication (src/partitioned; docs/design.md, section
+  // "Partitioned communication").
   // The RTS (and its withdrawal, for a request freed before it was ever
   // started) travel through the ring to `peer_slot`, in order behind
   // everything sent to that peer before. They match on a queue pair of
