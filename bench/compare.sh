@@ -16,7 +16,7 @@ usage: bench/compare.sh [options]
   --shmpicc PATH   build shmpi's side with this compiler wrapper instead (installed
                    shmpi); shmpirun is taken from the same directory
   --only LIST      comma-separated subset of: shmpi,mpich,openmpi
-  --tests LIST     run only these tests: latency,bw,msgrate,coll2,coll4,...,
+  --tests LIST     run only these tests: latency,bw,msgrate,part,coll2,coll4,...,
                    comm2,comm4,... (coll<N> for each --coll-np count, comm<N>
                    for each --comm-np count)
   --quick          one repetition, short batches (about a minute in all)
@@ -98,7 +98,7 @@ note() { echo "compare.sh: $*" >&2; }
 wanted() { [[ ",$only," == *",$1,"* ]]; }
 
 declare -A label=([shmpi]="shmpi" [mpich]="MPICH" [openmpi]="Open MPI")
-progs=(latency bw msgrate coll comm)
+progs=(latency bw msgrate coll comm part)
 prog_args=()
 ((quick)) && prog_args=(--quick)
 cflags=(-O2 -std=c99 -Wall -Wno-stringop-overflow)
@@ -185,6 +185,7 @@ tests=(
   "latency|latency|2||"
   "bw|bw|2||"
   "msgrate|msgrate|2||"
+  "part|part|2||"
 )
 # coll bounds itself: each operation gets its share of the program's time
 # limit (15 s, 8 s with --quick) and at least its first size, so even MPICH's
@@ -324,6 +325,11 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       $1 == "barrier" { print impl "|" test "|barrier|" val("usec") }
       $1 == "bcast" || $1 == "allreduce" || $1 == "alltoall" {
         print impl "|" test "|" $1 " " val("bytes") "|" val("usec")
+      }
+      $1 == "part" { print impl "|" test "|" val("parts") " x " val("bytes") "|" val("usec") }
+      $1 == "part_plain" { print impl "|" test "|plain send " val("bytes") "|" val("usec") }
+      $1 == "part_early" {
+        print impl "|" test "|early bird " val("parts") " x " val("bytes") "|" val("usec")
       }
       $1 == "comm_dup" || $1 == "comm_split" {
         print impl "|comm|" substr($1, 6) " np=" val("np") "|" val("per_s")
@@ -546,6 +552,17 @@ render() {
   if ((${#mr_rows[@]})); then
     table "Message rate, window of 64 (million msgs/s, np=2; higher is better)" msgrate "%.2f" higher \
       "${mr_rows[@]}" | relabel
+  fi
+  local -a part_rows=()
+  while IFS= read -r r; do part_rows+=("$r"); done < <(rows_of part)
+  if ((${#part_rows[@]})); then
+    echo
+    echo "Partitioned: \"P x B\" is one iteration (MPI_Start, MPI_Pready of P partitions of"
+    echo "B bytes, MPI_Wait on both sides) in a stream; \"plain send N\" is MPI_Send/MPI_Recv"
+    echo "of the same N = P x B bytes; \"early bird\" is the time from MPI_Pready(p) on rank 0"
+    echo "until MPI_Parrived(p) is true on rank 1, partitions readied 20 µs apart (mean over p)."
+    first_col=case table "Partitioned communication (µs, np=2; lower is better)" part auto lower \
+      "${part_rows[@]}"
   fi
   local -a cr=()
   local where coll_shown=0

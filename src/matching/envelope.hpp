@@ -21,6 +21,11 @@ enum class Protocol : std::uint8_t {
   kEager = 1,       // payload inline in this cell and continuation cells
   kRendezvous = 2,  // request to send: data follows through a rendezvous slot
   kSyncAck = 3,     // receiver matched a synchronous eager send (not matched)
+  // Partitioned communication (src/partitioned). Matched on their own queue
+  // pair, so ordinary receives and probes never see them and partitioned
+  // receives never see ordinary messages.
+  kPartRts = 4,       // MPI_Psend_init: payload = channel record offset
+  kPartWithdraw = 5,  // request freed before any MPI_Start: drop its RTS
 };
 
 enum EnvelopeFlags : std::uint8_t {

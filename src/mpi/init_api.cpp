@@ -13,6 +13,7 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/errors.hpp"
 #include "mpi/keyval.hpp"
+#include "partitioned/partitioned.hpp"
 #include "runtime/runtime.hpp"
 #include "segment/shared_heap.hpp"
 
@@ -27,6 +28,7 @@ void release_orphan(p2p::Request* request) {
   if (request->user_object != nullptr) {
     bsend_release(request);
   }
+  partitioned::release(*request);  // no-op for other requests
   state().requests.destroy(request);
 }
 
@@ -56,6 +58,7 @@ int init_common(int required, int* provided, const char* function) {
   s.runtime = runtime.value();
   s.engine = &s.runtime->engine();
   s.engine->set_orphan_handler(release_orphan);
+  partitioned::install(*s.engine);
   s.requests.set_thread_safe(level == MPI_THREAD_MULTIPLE);
   s.errhandlers.set_thread_safe(level == MPI_THREAD_MULTIPLE);
   const runtime::WorldInfo& world = s.runtime->world();

@@ -8,6 +8,7 @@
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/p2p_common.hpp"
+#include "partitioned/partitioned.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
@@ -341,6 +342,11 @@ extern "C" int PMPI_Start(MPI_Request* request) noexcept {
   }
   r->active = true;
   r->complete.store(false, std::memory_order_relaxed);
+  if (r->kind == p2p::RequestKind::kPartSend ||
+      r->kind == p2p::RequestKind::kPartRecv) {
+    partitioned::start(*r);
+    return MPI_SUCCESS;
+  }
   return start_request(*r, "MPI_Start");
 }
 SHMPI_PMPI_ALIAS(MPI_Start);

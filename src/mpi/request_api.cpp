@@ -5,6 +5,7 @@
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/p2p_common.hpp"
+#include "partitioned/partitioned.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
@@ -366,11 +367,13 @@ extern "C" int PMPI_Request_free(MPI_Request* request) noexcept {
   }
   *request = MPI_REQUEST_NULL;
   if (!r->active || is_complete(*r)) {
+    partitioned::release(*r);
     state().requests.destroy(r);
     return MPI_SUCCESS;
   }
   // Still in flight: the engine releases it when it completes.
   if (state().engine->release_on_completion(*r)) {
+    partitioned::release(*r);
     state().requests.destroy(r);
   }
   return MPI_SUCCESS;
@@ -418,6 +421,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request) noexcept {
   if (r->kind == p2p::RequestKind::kRecv && r->active && !is_complete(*r)) {
     state().engine->cancel_recv(*r);
   }
+  // Partitioned requests are not cancelled either: the request pair was
+  // matched at set-up, and the receiver cannot stop the sender's preadys.
   // A send cannot be taken back once its envelope is in the ring; the
   // standard allows the cancel to fail (MPI_Test_cancelled then says false).
   return MPI_SUCCESS;

@@ -64,6 +64,9 @@ Engine::~Engine() {
   for (UnexpectedMessage* message : unexpected_pool_) {
     delete message;
   }
+  for (PartRts* rts : part_unexpected_) {
+    delete rts;
+  }
 }
 
 segment::RankControl& Engine::control(std::uint32_t slot) const {
@@ -214,6 +217,10 @@ bool Engine::poll_rings() {
           break;
         case Protocol::kRendezvous:
           handle_rendezvous(p, *head, envelope);
+          break;
+        case Protocol::kPartRts:
+        case Protocol::kPartWithdraw:
+          handle_part_control(p, *head, envelope);
           break;
         case Protocol::kSyncAck: {
           std::uint64_t cookie;

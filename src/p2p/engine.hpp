@@ -127,6 +127,28 @@ class Engine {
   void wake_self();
 
   void set_orphan_handler(OrphanHandler handler) { orphan_handler_ = handler; }
+
+  // Partitioned communication (src/partitioned; docs/design.md, section
+  // "Partitioned communication").
+  // The RTS (and its withdrawal, for a request freed before it was ever
+  // started) travel through the ring to `peer_slot`, in order behind
+  // everything sent to that peer before. They match on a queue pair of
+  // their own: ordinary receives and probes never see them.
+  void send_part_control(std::uint32_t peer_slot, matching::Protocol protocol,
+                         std::uint16_t context_id, std::int32_t my_rank,
+                         std::int32_t tag, std::uint64_t channel_offset);
+  // Matches the earliest arrived RTS for (context, peer, tag) or queues the
+  // receive; a match fills part_channel / part_sender_slot and releases
+  // part_matched.
+  void post_part_recv(Request& request);
+  // Dequeues a partitioned receive that has not matched. False if it has.
+  bool remove_part_recv(Request& request);
+  // Called (under the progress lock) for the channel of an RTS that was
+  // withdrawn before any receive matched it: nobody will use it here.
+  using PartReleaser = void (*)(std::uint64_t channel_offset);
+  void set_part_releaser(PartReleaser releaser) { part_releaser_ = releaser; }
+  // Completes a request from a task (runs under the progress lock).
+  void finish(Request& request) { complete(request); }
   // Background work polled by progress() until it returns true (nonblocking
   // collectives such as MPI_Comm_idup). Called with the progress lock held.
   using Task = std::function<bool()>;
@@ -156,6 +178,9 @@ class Engine {
                     const matching::Envelope& envelope);
   void handle_rendezvous(Peer& peer, const shm_queues::Cell& head,
                          const matching::Envelope& envelope);
+  void handle_part_control(Peer& peer, const shm_queues::Cell& head,
+                           const matching::Envelope& envelope);
+  bool try_push_part_control(Peer& peer, const Request& request);
   void deliver_unexpected(UnexpectedMessage* message, Request& request);
   void begin_drain(Request& request, std::uint32_t sender,
                    std::uint32_t slot_index, std::uint64_t total_bytes);
@@ -214,6 +239,12 @@ class Engine {
   std::vector<UnexpectedMessage*> unexpected_pool_;
   std::vector<Request*> sync_acks_pending_;  // acks queued behind a full ring
   matching::MatchEngine match_;
+  // Partitioned RTSs: their own posted/unexpected queues, and the
+  // unexpected records (for a withdrawal to find its RTS).
+  struct PartRts;
+  matching::MatchEngine part_match_;
+  std::vector<PartRts*> part_unexpected_;
+  PartReleaser part_releaser_ = nullptr;
   std::mutex progress_mutex_;
   std::uint32_t doorbell_words_ = 1;
   int keep_free_unmatched_ =

@@ -13,13 +13,19 @@
 #include <memory>
 
 #include "datatype/pack.hpp"
+#include "matching/envelope.hpp"
 #include "matching/match_engine.hpp"
 
 namespace shmpi::p2p {
 
 struct UnexpectedMessage;
 
-enum class RequestKind : std::uint8_t { kSend, kRecv };
+enum class RequestKind : std::uint8_t {
+  kSend,
+  kRecv,
+  kPartSend,  // MPI_Psend_init (src/partitioned)
+  kPartRecv,  // MPI_Precv_init
+};
 enum class SendMode : std::uint8_t {
   kStandard,
   kSynchronous,
@@ -97,6 +103,18 @@ struct Request {
   bool sync_ack =
       false;  // internal: carries a synchronous-send acknowledgement
   std::uint64_t ack_cookie = 0;
+
+  // Partitioned communication (src/partitioned).
+  // Internal: carries a kPartRts or kPartWithdraw control message.
+  bool part_control = false;
+  matching::Protocol part_protocol = matching::Protocol::kPartRts;
+  // Receive: the RTS that matched (written under the progress lock, then
+  // published by part_matched's release; readers acquire part_matched).
+  std::uint64_t part_channel = 0;  // segment offset of the channel record
+  std::uint32_t part_sender_slot = 0;
+  std::atomic<bool> part_matched{false};
+  // The partitioned module's state; its deleter releases the channel.
+  std::shared_ptr<void> part;
 
   Status* status_out() { return &status; }
 };

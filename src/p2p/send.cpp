@@ -121,6 +121,13 @@ bool Engine::try_push_rendezvous(Peer& p, Request& request) {
 }
 
 bool Engine::try_push(Peer& p, Request& request) {
+  if (request.part_control) {
+    if (!try_push_part_control(p, request)) {
+      return false;
+    }
+    delete &request;
+    return true;
+  }
   if (request.sync_ack) {
     // A queued synchronous-send acknowledgement.
     if (!p.producer.has_room(1) && !p.producer.want_room(1)) {

@@ -21,6 +21,13 @@ struct Engine::Peer {
   std::mutex send_mutex;  // MPI_THREAD_MULTIPLE only: guards producer and queue
 };
 
+// A partitioned RTS that arrived before its MPI_Precv_init.
+struct Engine::PartRts {
+  matching::UnexpectedEntry entry;  // context, source, tag, arrival order
+  std::uint64_t channel_offset = 0;
+  std::uint32_t sender_slot = 0;
+};
+
 // Takes the mutex only when the program asked for MPI_THREAD_MULTIPLE.
 // True on the thread running the background tasks (Engine::run_tasks),
 // which holds the progress lock: a task may start sends and receives (the

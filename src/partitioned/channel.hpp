@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+// The channel record: the shared memory one partitioned request pair works
+// on for every iteration. The sender allocates it from the shared heap at
+// MPI_Psend_init and names it (by segment offset) in the RTS.
+//
+//   +0     ChannelHeader    4 lines: sender's constants, receiver's CTS
+//                           line, reference count, sender's published count
+//   +512   ready[P]         one 64-bit flag per send partition, each on its
+//                           own 64-byte line: the last iteration whose data
+//                           for it is staged
+//   +S     staging[2]       two buffers of the whole packed message,
+//                           indexed by iteration parity
+//
+// Iterations count from 1 on each side (one per MPI_Start). The epoch
+// protocol (docs/design.md#partitioned-communication):
+//  - sender, MPI_Pready(p) in iteration k: pack partition p into
+//    staging[k & 1], then ready[p] = k (release);
+//  - receiver, MPI_Start of iteration k: cts_epoch = k (release), which
+//    says "everything of iteration k - 1 is out of staging";
+//  - receiver: partition p of iteration k is there once ready[p] >= k
+//    (acquire); the sender completes iteration k once cts_epoch >= k.
+// The sender's iteration k + 1 needs CTS(k), so the sender is at most one
+// iteration ahead and staging[(k + 1) & 1] it writes then held iteration
+// k - 1, which the receiver finished before it published CTS(k).
+//
+// Memory ordering: ready[p]'s release store pairs with the receiver's
+// acquire load and publishes the staged bytes of p; cts_epoch's release
+// pairs with the sender's acquire and publishes the receiver's last reads
+// of the previous iteration's staging (and msg_part, before the first CTS).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "base/cache_line.hpp"
+
+namespace shmpi::partitioned {
+
+struct ChannelHeader {
+  static constexpr std::uint32_t kMagic = 0x50636831;  // "Pch1"
+
+  // Line 0: written by the sender before it pushes the RTS (the ring's
+  // release publishes it); read-only afterwards.
+  alignas(kFalseSharingRange) std::uint32_t magic = kMagic;
+  std::uint32_t send_partitions = 0;
+  std::uint64_t partition_bytes = 0;  // packed bytes of one send partition
+  std::uint64_t total_bytes = 0;      // send_partitions * partition_bytes
+  std::uint64_t staging_offset = 0;   // from the record's first byte
+  std::uint64_t staging_stride = 0;   // bytes from staging[0] to staging[1]
+  std::uint32_t sender_slot = 0;
+  std::uint32_t receiver_slot = 0;
+  // Segment offset of the heap block the record was carved from (the heap
+  // aligns to 64 bytes, the record to 128).
+  std::uint64_t allocation_offset = 0;
+
+  // Line 1: written by the receiver only, read by the sender.
+  alignas(kFalseSharingRange) std::atomic<std::uint64_t> cts_epoch{0};
+  // The receiver's choice of messages per iteration (seed 003's msg_part);
+  // -1 until it first matched. Stored before the first CTS, whose release
+  // publishes it. shmpi's receiver always chooses one message per send
+  // partition, which keeps every early partition visible.
+  std::atomic<std::int32_t> msg_part{-1};
+
+  // Line 2: both sides. Starts at 2 (sender, receiver side); whoever drops
+  // the last reference frees the record.
+  alignas(kFalseSharingRange) std::atomic<std::uint32_t> references{2};
+
+  // Line 3: written by the sender (any thread making partitions ready), read
+  // by the receiver. Partitions made ready since the record was made, bumped
+  // once per MPI_Pready / _range / _list after their flags: the receiver's
+  // progress polls this one line and scans the flags only when it moved,
+  // so it does not pull flag lines away from a sender that is setting them.
+  alignas(kFalseSharingRange) std::atomic<std::uint64_t> published{0};
+};
+static_assert(std::is_standard_layout_v<ChannelHeader>,
+              "laid out by offset in the shared heap");
+static_assert(alignof(ChannelHeader) == kFalseSharingRange,
+              "each writer's line starts a 128-byte pair of lines");
+static_assert(offsetof(ChannelHeader, cts_epoch) == kFalseSharingRange &&
+                  offsetof(ChannelHeader, references) ==
+                      2 * kFalseSharingRange &&
+                  offsetof(ChannelHeader, published) ==
+                      3 * kFalseSharingRange &&
+                  sizeof(ChannelHeader) == 4 * kFalseSharingRange,
+              "one line per writer: sender constants, receiver, both, sender");
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free &&
+                  std::atomic<std::uint32_t>::is_always_lock_free &&
+                  std::atomic<std::int32_t>::is_always_lock_free,
+              "shared between processes: must not hide a lock");
+
+inline constexpr std::size_t kReadyFlagsOffset = sizeof(ChannelHeader);
+// One line per flag: the receiver polls flags the sender has not set yet
+// while the sender sets the next ones; sharing a line made every Pready
+// wait for the line to come back (measured: 64 x 1 KiB iterations 31 ->
+// 24 us).
+inline constexpr std::size_t kReadyFlagStride = kCacheLineSize;
+
+constexpr std::size_t staging_offset(std::uint32_t send_partitions) {
+  return align_up(kReadyFlagsOffset + kReadyFlagStride * send_partitions,
+                  kFalseSharingRange);
+}
+constexpr std::size_t staging_stride(std::uint64_t total_bytes) {
+  return align_up(total_bytes, kFalseSharingRange);
+}
+constexpr std::size_t channel_bytes(std::uint32_t send_partitions,
+                                    std::uint64_t total_bytes) {
+  return staging_offset(send_partitions) + 2 * staging_stride(total_bytes);
+}
+// What to ask the heap for: the record plus room to align it to 128 bytes.
+constexpr std::size_t channel_allocation_bytes(std::uint32_t send_partitions,
+                                               std::uint64_t total_bytes) {
+  return channel_bytes(send_partitions, total_bytes) + kFalseSharingRange;
+}
+static_assert(channel_bytes(1, 0) == 640 && channel_bytes(18, 90) == 1920,
+              "header, 18 flag lines, two 90-byte buffers on 128 bytes");
+
+// A process's view of one record (the record holds no pointers).
+class Channel {
+ public:
+  Channel() = default;
+  explicit Channel(std::byte* record) : record_(record) {}
+
+  // Builds the record in freshly allocated memory (sender, at init); the
+  // caller aligned `record` to kFalseSharingRange. Plain and relaxed
+  // stores: the ring's release, when the RTS naming the record is pushed,
+  // publishes all of them to the receiver.
+  static Channel create(std::byte* record, std::uint32_t send_partitions,
+                        std::uint64_t partition_bytes,
+                        std::uint32_t sender_slot, std::uint32_t receiver_slot,
+                        std::uint64_t allocation_offset) {
+    auto* header = new (record) ChannelHeader();
+    header->allocation_offset = allocation_offset;
+    header->send_partitions = send_partitions;
+    header->partition_bytes = partition_bytes;
+    header->total_bytes = partition_bytes * send_partitions;
+    header->staging_offset = staging_offset(send_partitions);
+    header->staging_stride = staging_stride(header->total_bytes);
+    header->sender_slot = sender_slot;
+    header->receiver_slot = receiver_slot;
+    for (std::uint32_t s = 0; s < send_partitions; ++s) {
+      new (record + kReadyFlagsOffset + s * kReadyFlagStride)
+          std::atomic<std::uint64_t>(0);
+    }
+    return Channel(record);
+  }
+
+  bool valid() const { return record_ != nullptr; }
+  std::byte* record() const { return record_; }
+  ChannelHeader& header() const {
+    return *reinterpret_cast<ChannelHeader*>(  // NOLINT: built in create()
+        record_);
+  }
+  std::atomic<std::uint64_t>& ready(std::uint32_t s) const {
+    return *reinterpret_cast<std::atomic<std::uint64_t>*>(  // NOLINT: as above
+        record_ + kReadyFlagsOffset + s * kReadyFlagStride);
+  }
+  std::byte* staging(std::uint64_t iteration) const {
+    const ChannelHeader& h = header();
+    return record_ + h.staging_offset + (iteration & 1) * h.staging_stride;
+  }
+
+  // Sender: partition s's data for `iteration` is in staging (release:
+  // pairs with the acquire in has_arrived(); publishes the staged bytes).
+  void mark_ready(std::uint32_t s, std::uint64_t iteration) const {
+    ready(s).store(iteration, std::memory_order_release);
+  }
+  // Sender, after a batch of flags: `count` more partitions are ready
+  // (release: pairs with the acquire in published(); publishes the flags
+  // and data of the batch).
+  void publish(std::uint32_t count) const {
+    header().published.fetch_add(count, std::memory_order_release);
+  }
+  std::uint64_t published() const {
+    return header().published.load(std::memory_order_acquire);
+  }
+  // Receiver: partition s of `iteration` is staged. The sender may already
+  // be one iteration further (ready == iteration + 1): its data went to the
+  // other parity, so this iteration's bytes are still in place.
+  bool has_arrived(std::uint32_t s, std::uint64_t iteration) const {
+    return ready(s).load(std::memory_order_acquire) >= iteration;
+  }
+  // Receiver, at MPI_Start: clear to send `iteration` (release: pairs with
+  // the acquire in cleared(); publishes that every read of the previous
+  // iteration's staging is done).
+  void publish_cts(std::uint64_t iteration) const {
+    header().cts_epoch.store(iteration, std::memory_order_release);
+  }
+  bool cleared(std::uint64_t iteration) const {
+    return header().cts_epoch.load(std::memory_order_acquire) >= iteration;
+  }
+  // True when the caller held the last reference (it then frees the record).
+  bool drop_reference() const {
+    // acq_rel: the last holder sees every access of the other side before
+    // the memory goes back to the heap.
+    return header().references.fetch_sub(1, std::memory_order_acq_rel) == 1;
+  }
+
+ private:
+  std::byte* record_ = nullptr;
+};
+
+}  // namespace shmpi::partitioned

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: MIT
+#include "partitioned/partitioned.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+#include "base/assert.hpp"
+#include "datatype/pack.hpp"
+#include "partitioned/channel.hpp"
+#include "partitioned/partition_map.hpp"
+#include "segment/shared_heap.hpp"
+#include "segment/wake_word.hpp"
+
+namespace shmpi::partitioned {
+
+namespace {
+
+p2p::Engine* g_engine = nullptr;  // set by install() in MPI_Init
+
+// Per-partition iteration numbers in process memory (cc_part). Atomics:
+// pready/parrived run in any thread.
+using IterationArray = std::unique_ptr<std::atomic<std::uint64_t>[]>;
+
+IterationArray make_iterations(std::uint32_t n) {
+  IterationArray array(new std::atomic<std::uint64_t>[n]);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    // Relaxed: published to other threads with the request itself.
+    array[i].store(0, std::memory_order_relaxed);
+  }
+  return array;
+}
+
+void free_record(const Channel& channel) {
+  const segment::Segment& segment = g_engine->segment();
+  segment.heap().deallocate(
+      segment.at<std::byte>(channel.header().allocation_offset));
+}
+
+struct SendSide {
+  std::uint32_t partitions = 0;
+  std::uint64_t partition_bytes = 0;
+  Channel channel;  // invalid for MPI_PROC_NULL
+  std::uint32_t receiver_slot = 0;
+  std::uint64_t iteration = 0;  // written by start only
+  bool started = false;
+  IterationArray cc_part;  // iteration each partition was last made ready in
+  // Partitions made ready in this iteration. fetch_add acq_rel: the task
+  // that sees the count reach `partitions` sees every pready's flag store.
+  alignas(kCacheLineSize) std::atomic<std::uint32_t> cc_send{0};
+};
+
+struct RecvSide {
+  std::uint32_t partitions = 0;
+  std::uint64_t partition_bytes = 0;
+  bool proc_null = false;
+  std::uint64_t iteration = 0;      // written by start only
+  std::uint64_t cts_published = 0;  // start and the task only
+  // The channel's published count at the task's last flag scan; start
+  // resets it so every iteration scans at least once. Start and task only.
+  std::uint64_t last_scan = kNeverScanned;
+  static constexpr std::uint64_t kNeverScanned = ~std::uint64_t{0};
+
+  // Bound once, when the RTS has matched (by whichever thread sees it
+  // first, under bind_mutex; bound's release publishes the rest).
+  std::mutex bind_mutex;
+  std::atomic<bool> bound{false};
+  Channel channel;
+  std::uint32_t send_partitions = 0;
+  std::uint64_t send_partition_bytes = 0;
+  std::uint64_t kept_bytes = 0;  // bytes that land in the buffer
+  bool truncated = false;        // sizes differ: MPI_ERR_TRUNCATE at completion
+  IterationArray claimed;        // iteration a thread took partition s for
+  IterationArray cc_part;        // iteration whose data of s is in the buffer
+  // Send partitions copied out in this iteration (the seed's cc, counted
+  // up). fetch_add acq_rel: the task that sees it complete sees all copies.
+  alignas(kCacheLineSize) std::atomic<std::uint32_t> cc{0};
+};
+
+SendSide& send_side(const p2p::Request& request) {
+  return *static_cast<SendSide*>(request.part.get());
+}
+RecvSide& recv_side(const p2p::Request& request) {
+  return *static_cast<RecvSide*>(request.part.get());
+}
+
+// ------------------------------------------------------------- receiver
+
+bool ensure_bound(p2p::Request& request, RecvSide& side) {
+  // Acquire: pairs with the release below; publishes the bound fields.
+  if (side.bound.load(std::memory_order_acquire)) {
+    return true;
+  }
+  // Acquire: pairs with the engine's release when the RTS matched.
+  if (!request.part_matched.load(std::memory_order_acquire)) {
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(side.bind_mutex);  // once per request
+  if (side.bound.load(std::memory_order_relaxed)) {
+    return true;  // another thread bound it; the mutex ordered us after it
+  }
+  side.channel =
+      Channel(g_engine->segment().at<std::byte>(request.part_channel));
+  ChannelHeader& h = side.channel.header();
+  SHMPI_ASSERT(h.magic == ChannelHeader::kMagic, "corrupt partitioned RTS");
+  side.send_partitions = h.send_partitions;
+  side.send_partition_bytes = h.partition_bytes;
+  side.kept_bytes = std::min(h.total_bytes, request.layout.bytes);
+  side.truncated = h.total_bytes != request.layout.bytes;  // either way
+  side.claimed = make_iterations(side.send_partitions);
+  side.cc_part = make_iterations(side.send_partitions);
+  // Relaxed: published to the sender by the first CTS's release.
+  h.msg_part.store(static_cast<std::int32_t>(side.send_partitions),
+                   std::memory_order_relaxed);
+  // Release: pairs with the acquire above.
+  side.bound.store(true, std::memory_order_release);
+  return true;
+}
+
+void publish_cts_if_due(RecvSide& side) {
+  if (side.cts_published >= side.iteration) {
+    return;
+  }
+  side.cts_published = side.iteration;
+  side.channel.publish_cts(side.iteration);
+  segment::wake_if_sleeping(
+      g_engine->control(side.channel.header().sender_slot));
+}
+
+// Copies send partition s of the current iteration into the buffer if it
+// has arrived and no other thread does. True once its data is there.
+bool try_copy(const p2p::Request& request, RecvSide& side, std::uint32_t s) {
+  const std::uint64_t k = side.iteration;
+  // Acquire: pairs with the release below in whichever thread copied.
+  if (side.cc_part[s].load(std::memory_order_acquire) >= k) {
+    return true;
+  }
+  if (!side.channel.has_arrived(s, k)) {
+    return false;
+  }
+  // Relaxed: the claim only elects one copier; the data is ordered by the
+  // ready flag (acquired above) and cc_part's release.
+  std::uint64_t seen = side.claimed[s].load(std::memory_order_relaxed);
+  if (seen >= k || !side.claimed[s].compare_exchange_strong(
+                       seen, k, std::memory_order_relaxed)) {
+    return false;  // another thread is copying it
+  }
+  const ByteRange kept =
+      send_partition_bytes_kept(side.send_partition_bytes, s, side.kept_bytes);
+  datatype::unpack(request.layout, kept.begin,
+                   side.channel.staging(k) + kept.begin, kept.end - kept.begin);
+  // Release: pairs with the acquire at the top; publishes the copy.
+  side.cc_part[s].store(k, std::memory_order_release);
+  side.cc.fetch_add(1, std::memory_order_acq_rel);
+  return true;
+}
+
+bool recv_task(p2p::Request& request) {
+  RecvSide& side = recv_side(request);
+  if (!ensure_bound(request, side)) {
+    return false;
+  }
+  publish_cts_if_due(side);
+  // Scan the flags only when the sender published more since the last scan
+  // (the count is bumped after the flags it covers).
+  const std::uint64_t published = side.channel.published();
+  if (published != side.last_scan) {
+    side.last_scan = published;
+    for (std::uint32_t s = 0; s < side.send_partitions; ++s) {
+      try_copy(request, side, s);
+    }
+  }
+  // Acquire: pairs with each copier's fetch_add; every copy is done.
+  if (side.cc.load(std::memory_order_acquire) != side.send_partitions) {
+    return false;
+  }
+  request.status.source = request.peer;
+  request.status.tag = request.tag;
+  request.status.bytes = side.kept_bytes;
+  request.status.error = side.truncated ? kErrTruncate : 0;
+  g_engine->finish(request);
+  return true;
+}
+
+// --------------------------------------------------------------- sender
+
+bool send_task(p2p::Request& request) {
+  SendSide& side = send_side(request);
+  // Acquire: pairs with the pready fetch_adds (all partitions staged).
+  if (side.cc_send.load(std::memory_order_acquire) != side.partitions ||
+      !side.channel.cleared(side.iteration)) {
+    return false;
+  }
+  request.status.source = request.peer;
+  request.status.tag = request.tag;
+  request.status.bytes = request.layout.bytes;
+  g_engine->finish(request);
+  return true;
+}
+
+void release_channel(std::uint64_t channel_offset) {
+  Channel channel(g_engine->segment().at<std::byte>(channel_offset));
+  if (channel.drop_reference()) {
+    free_record(channel);
+  }
+}
+
+}  // namespace
+
+void install(p2p::Engine& engine) {
+  g_engine = &engine;
+  engine.set_part_releaser(release_channel);
+}
+
+Result<void> psend_init(p2p::Request& request, std::uint32_t partitions) {
+  auto side = std::make_shared<SendSide>();
+  side->partitions = partitions;
+  side->partition_bytes = request.layout.bytes / partitions;
+  side->cc_part = make_iterations(partitions);
+  if (request.peer != kProcNull) {
+    const segment::Segment& segment = g_engine->segment();
+    const std::size_t bytes =
+        channel_allocation_bytes(partitions, request.layout.bytes);
+    auto* block = static_cast<std::byte*>(segment.heap().allocate(bytes));
+    if (block == nullptr) {
+      return Err{kErrNoMem,
+                 "the shared heap has no room for the partition channel "
+                 "(shmpirun --heap-size)"};
+    }
+    const std::size_t block_offset = segment.offset_of(block);
+    if (auto populated = segment.populate(block_offset, bytes); !populated) {
+      segment.heap().deallocate(block);
+      return populated.error();
+    }
+    std::byte* record = segment.at<std::byte>(
+        align_up(block_offset, kFalseSharingRange));  // offsets from a page
+    side->receiver_slot = request.peer_slot;
+    side->channel =
+        Channel::create(record, partitions, side->partition_bytes,
+                        g_engine->my_slot(), request.peer_slot, block_offset);
+    g_engine->send_part_control(request.peer_slot, matching::Protocol::kPartRts,
+                                request.context_id, request.my_rank,
+                                request.tag, segment.offset_of(record));
+  }
+  request.part = std::move(side);
+  return {};
+}
+
+Result<void> precv_init(p2p::Request& request, std::uint32_t partitions) {
+  auto side = std::make_shared<RecvSide>();
+  side->partitions = partitions;
+  side->partition_bytes = request.layout.bytes / partitions;
+  side->proc_null = request.peer == kProcNull;
+  request.part = std::move(side);
+  if (request.peer != kProcNull) {
+    g_engine->post_part_recv(request);
+  }
+  return {};
+}
+
+std::uint32_t partition_count(const p2p::Request& request) {
+  return request.kind == p2p::RequestKind::kPartSend
+             ? send_side(request).partitions
+             : recv_side(request).partitions;
+}
+
+void start(p2p::Request& request) {
+  request.complete.store(false, std::memory_order_relaxed);
+  request.status = p2p::Status{};
+  if (request.kind == p2p::RequestKind::kPartSend) {
+    SendSide& side = send_side(request);
+    ++side.iteration;
+    side.started = true;
+    // Relaxed: preadys of this iteration come after start in the program
+    // (threads are handed the request through the program's own sync).
+    side.cc_send.store(0, std::memory_order_relaxed);
+    if (!side.channel.valid()) {  // MPI_PROC_NULL
+      request.status.source = kProcNull;
+      request.complete.store(true, std::memory_order_release);
+      return;
+    }
+    p2p::Request* r = &request;
+    g_engine->add_task([r] { return send_task(*r); });
+    return;
+  }
+  RecvSide& side = recv_side(request);
+  ++side.iteration;
+  side.last_scan = RecvSide::kNeverScanned;
+  // Relaxed: as cc_send above.
+  side.cc.store(0, std::memory_order_relaxed);
+  if (side.proc_null) {
+    request.status.source = kProcNull;
+    request.complete.store(true, std::memory_order_release);
+    return;
+  }
+  if (ensure_bound(request, side)) {
+    publish_cts_if_due(side);
+  }
+  p2p::Request* r = &request;
+  g_engine->add_task([r] { return recv_task(*r); });
+}
+
+namespace {
+
+// Stages one partition and sets its ready flag; the caller wakes and counts
+// once per batch (finish_batch).
+Result<void> stage_one(p2p::Request& request, SendSide& side,
+                       std::int64_t partition) {
+  if (partition < 0 || partition >= side.partitions) {
+    return Err{kErrArg, "partition out of range"};
+  }
+  const auto p = static_cast<std::uint32_t>(partition);
+  const std::uint64_t k = side.iteration;
+  // Relaxed: only detects a second pready of p in this iteration; the data
+  // is ordered by the ready flag. A load and a store, not an exchange: an
+  // exchange is a locked instruction on x86 and would wait for the previous
+  // partition's flag store to reach the polling receiver. Two threads
+  // readying the same partition at once (erroneous) may both pass.
+  if (side.cc_part[p].load(std::memory_order_relaxed) == k) {
+    return Err{kErrArg, "partition is already ready in this iteration"};
+  }
+  side.cc_part[p].store(k, std::memory_order_relaxed);
+  if (side.channel.valid()) {
+    const std::uint64_t offset = side.partition_bytes * p;
+    datatype::pack(request.layout, offset, side.channel.staging(k) + offset,
+                   side.partition_bytes);
+    side.channel.mark_ready(p, k);
+  }
+  return {};
+}
+
+// After a batch of `staged` partitions: one wake check for the receiver and
+// one count update, whatever the batch size. Both are full barriers on x86
+// (the fence waits for the flag stores to leave the store buffer, which the
+// polling receiver makes slow), so a range or list pays them once.
+void finish_batch(SendSide& side, std::uint32_t staged) {
+  if (staged == 0) {
+    return;
+  }
+  if (side.channel.valid()) {
+    side.channel.publish(staged);
+    segment::wake_if_sleeping(g_engine->control(side.receiver_slot));
+  }
+  if (side.cc_send.fetch_add(staged, std::memory_order_acq_rel) + staged ==
+          side.partitions &&
+      g_engine->config().thread_multiple) {
+    g_engine->wake_self();  // a thread of ours may wait on the request
+  }
+}
+
+}  // namespace
+
+Result<void> pready(p2p::Request& request, std::int64_t partition) {
+  SendSide& side = send_side(request);
+  Result<void> staged = stage_one(request, side, partition);
+  finish_batch(side, staged ? 1 : 0);
+  return staged;
+}
+
+Result<void> pready_batch(p2p::Request& request, const int* list,
+                          std::int64_t low, std::int64_t count,
+                          std::int64_t* failed) {
+  SendSide& side = send_side(request);
+  std::uint32_t staged = 0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::int64_t partition = list != nullptr ? list[i] : low + i;
+    Result<void> one = stage_one(request, side, partition);
+    if (!one) {
+      finish_batch(side, staged);
+      *failed = partition;
+      return one;
+    }
+    ++staged;
+  }
+  finish_batch(side, staged);
+  return {};
+}
+
+Result<bool> parrived(p2p::Request& request, std::int64_t partition) {
+  RecvSide& side = recv_side(request);
+  if (partition < 0 || partition >= side.partitions) {
+    return Err{kErrArg, "partition out of range"};
+  }
+  if (side.proc_null) {
+    return true;
+  }
+  if (!ensure_bound(request, side)) {
+    g_engine->progress();
+    if (!ensure_bound(request, side)) {
+      return false;
+    }
+  }
+  const SendSpan span = overlapping_send_partitions(
+      side.partition_bytes, static_cast<std::uint32_t>(partition),
+      side.send_partition_bytes, side.send_partitions);
+  bool arrived = true;
+  for (std::uint32_t s = span.first; s < span.first + span.count; ++s) {
+    arrived = try_copy(request, side, s) && arrived;
+  }
+  if (!arrived) {
+    // The program may be polling: keep other requests moving, but not on
+    // every call, or a partition that arrives during a progress pass is
+    // seen a whole pass late. Per thread: no shared counter to contend on.
+    thread_local std::uint32_t misses = 0;
+    if ((++misses & 15u) == 0) {
+      g_engine->progress();
+    }
+  }
+  return arrived;
+}
+
+void release(p2p::Request& request) {
+  if (!request.part) {
+    return;
+  }
+  if (request.kind == p2p::RequestKind::kPartSend) {
+    SendSide& side = send_side(request);
+    if (side.channel.valid()) {
+      if (!side.started) {
+        // Nobody may ever match this RTS: take it back (same FIFO ring, so
+        // the withdrawal arrives after it). The receiver's reference goes
+        // when it drops the RTS, or when the receive that matched it is
+        // freed.
+        g_engine->send_part_control(
+            side.receiver_slot, matching::Protocol::kPartWithdraw,
+            request.context_id, request.my_rank, request.tag,
+            g_engine->segment().offset_of(side.channel.record()));
+      }
+      if (side.channel.drop_reference()) {
+        free_record(side.channel);
+      }
+    }
+  } else {
+    RecvSide& side = recv_side(request);
+    if (!side.proc_null &&
+        !request.part_matched.load(std::memory_order_acquire) &&
+        g_engine->remove_part_recv(request)) {
+      request.part.reset();
+      return;  // never matched: nothing shared to let go of
+    }
+    // Acquire (in remove_part_recv's lock or above): matched, so
+    // part_channel is ours to release.
+    if (!side.proc_null) {
+      release_channel(request.part_channel);
+    }
+  }
+  request.part.reset();
+}
+
+}  // namespace shmpi::partitioned
