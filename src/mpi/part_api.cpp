@@ -13,6 +13,13 @@
 using namespace shmpi;
 using namespace shmpi::mpi;
 
+// The partitioned module sits below mpi.h and keeps its own copies.
+static_assert(partitioned::kErrArg == MPI_ERR_ARG &&
+                  partitioned::kErrNoMem == MPI_ERR_NO_MEM &&
+                  partitioned::kErrTruncate == MPI_ERR_TRUNCATE &&
+                  partitioned::kProcNull == MPI_PROC_NULL,
+              "partitioned/partitioned.hpp disagrees with mpi.h");
+
 namespace {
 
 int part_init(const void* buf, int partitions, MPI_Count count,
