@@ -412,9 +412,9 @@ TEST(TypeMap, CopyBetweenLayouts) {
                               : Layout{source.origin(), packed, nullptr};
       const Layout to = to_strided ? layout_of(*vec, target.origin(), kCount)
                                    : Layout{target.origin(), packed, nullptr};
-      const Layout ref_to =
-          to_strided ? layout_of(*vec, reference.origin(), kCount)
-                     : Layout{reference.origin(), packed, nullptr};
+      const Layout ref_to = to_strided
+                                ? layout_of(*vec, reference.origin(), kCount)
+                                : Layout{reference.origin(), packed, nullptr};
       const std::size_t from_at = 40;
       const std::size_t to_at = 1000;
       const std::size_t bytes = packed - to_at;
