@@ -7,14 +7,17 @@
 //                           line, reference count, sender's published count
 //   +512   ready[P]         one 64-bit flag per send partition, each on its
 //                           own 64-byte line: the last iteration whose data
-//                           for it is staged
+//                           for it is staged; partitions of up to 24 bytes
+//                           carry their data in that line, after the flag
+//                           (one 24-byte area per iteration parity)
 //   +S     staging[2]       two buffers of the whole packed message,
 //                           indexed by iteration parity
 //
 // Iterations count from 1 on each side (one per MPI_Start). The epoch
 // protocol (docs/design.md#partitioned-communication):
 //  - sender, MPI_Pready(p) in iteration k: pack partition p into
-//    staging[k & 1], then ready[p] = k (release);
+//    staging[k & 1] (or its flag line's area k & 1), then ready[p] = k
+//    (release);
 //  - receiver, MPI_Start of iteration k: cts_epoch = k (release), which
 //    says "everything of iteration k - 1 is out of staging";
 //  - receiver: partition p of iteration k is there once ready[p] >= k
@@ -96,6 +99,14 @@ inline constexpr std::size_t kReadyFlagsOffset = sizeof(ChannelHeader);
 // wait for the line to come back (measured: 64 x 1 KiB iterations 31 ->
 // 24 us).
 inline constexpr std::size_t kReadyFlagStride = kCacheLineSize;
+// Send partitions of at most this many packed bytes travel in their flag's
+// line instead of staging, one area per iteration parity after the flag:
+// the receiver then pulls one line per partition instead of two (the flag,
+// then the staged data), which is most of an early-bird partition's latency.
+inline constexpr std::size_t kInlinePartitionBytes = 24;
+static_assert(sizeof(std::uint64_t) + 2 * kInlinePartitionBytes <=
+                  kReadyFlagStride,
+              "the flag and both parities' data share one line");
 
 constexpr std::size_t staging_offset(std::uint32_t send_partitions) {
   return align_up(kReadyFlagsOffset + kReadyFlagStride * send_partitions,
@@ -159,6 +170,20 @@ class Channel {
   std::byte* staging(std::uint64_t iteration) const {
     const ChannelHeader& h = header();
     return record_ + h.staging_offset + (iteration & 1) * h.staging_stride;
+  }
+  bool inline_partitions() const {
+    return header().partition_bytes <= kInlinePartitionBytes;
+  }
+  // Where send partition s's packed bytes for `iteration` go: beside its
+  // flag for small partitions, else at its place in staging. The parities
+  // keep iteration k's bytes in place while the sender, one iteration
+  // ahead at most, writes k + 1's.
+  std::byte* partition_data(std::uint32_t s, std::uint64_t iteration) const {
+    if (inline_partitions()) {
+      return record_ + kReadyFlagsOffset + s * kReadyFlagStride +
+             sizeof(std::uint64_t) + (iteration & 1) * kInlinePartitionBytes;
+    }
+    return staging(iteration) + header().partition_bytes * s;
   }
 
   // Sender: partition s's data for `iteration` is in staging (release:

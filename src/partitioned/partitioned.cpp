@@ -148,8 +148,12 @@ bool try_copy(const p2p::Request& request, RecvSide& side, std::uint32_t s) {
   }
   const ByteRange kept =
       send_partition_bytes_kept(side.send_partition_bytes, s, side.kept_bytes);
-  datatype::unpack(request.layout, kept.begin,
-                   side.channel.staging(k) + kept.begin, kept.end - kept.begin);
+  if (kept.end > kept.begin) {  // else the receive buffer ends before s
+    const std::uint64_t first = side.send_partition_bytes * s;
+    datatype::unpack(request.layout, kept.begin,
+                     side.channel.partition_data(s, k) + (kept.begin - first),
+                     kept.end - kept.begin);
+  }
   // Release: pairs with the acquire at the top; publishes the copy.
   side.cc_part[s].store(k, std::memory_order_release);
   side.cc.fetch_add(1, std::memory_order_acq_rel);
@@ -322,9 +326,8 @@ Result<void> stage_one(p2p::Request& request, SendSide& side,
   }
   side.cc_part[p].store(k, std::memory_order_relaxed);
   if (side.channel.valid()) {
-    const std::uint64_t offset = side.partition_bytes * p;
-    datatype::pack(request.layout, offset, side.channel.staging(k) + offset,
-                   side.partition_bytes);
+    datatype::pack(request.layout, side.partition_bytes * p,
+                   side.channel.partition_data(p, k), side.partition_bytes);
     side.channel.mark_ready(p, k);
   }
   return {};

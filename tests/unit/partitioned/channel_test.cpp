@@ -32,7 +32,7 @@ struct Record {
 void stage(const Channel& channel, std::uint32_t s, std::uint64_t iteration,
            std::byte value) {
   const std::uint64_t bytes = channel.header().partition_bytes;
-  std::memset(channel.staging(iteration) + s * bytes, static_cast<int>(value),
+  std::memset(channel.partition_data(s, iteration), static_cast<int>(value),
               bytes);
   channel.mark_ready(s, iteration);
 }
@@ -81,18 +81,39 @@ TEST(Channel, SenderOneAheadKeepsTheReceiversIteration) {
   // The sender completed 1 and readies partition 0 of iteration 2 while
   // the receiver has not read iteration 1 yet.
   stage(r.channel, 0, 2, std::byte{2});
-  EXPECT_TRUE(r.channel.has_arrived(0, 1));          // flag is 2 >= 1
-  EXPECT_EQ(r.channel.staging(1)[0], std::byte{1});  // untouched
-  EXPECT_EQ(r.channel.staging(2)[0], std::byte{2});
+  EXPECT_TRUE(r.channel.has_arrived(0, 1));                    // flag is 2 >= 1
+  EXPECT_EQ(r.channel.partition_data(0, 1)[0], std::byte{1});  // untouched
+  EXPECT_EQ(r.channel.partition_data(0, 2)[0], std::byte{2});
   EXPECT_TRUE(r.channel.has_arrived(0, 2));
   EXPECT_FALSE(r.channel.has_arrived(1, 2));
   // Sender must not finish iteration 2 before the receiver's Start(2).
   EXPECT_FALSE(r.channel.cleared(2));
 }
 
-TEST(Channel, ManyIterationsAcrossThreads) {
+// Partitions up to kInlinePartitionBytes live beside their flag, larger
+// ones in staging; both alternate by parity.
+TEST(Channel, SmallPartitionsTravelInTheirFlagLine) {
+  Record small(4, kInlinePartitionBytes);
+  Record large(4, kInlinePartitionBytes + 1);
+  EXPECT_TRUE(small.channel.inline_partitions());
+  EXPECT_FALSE(large.channel.inline_partitions());
+  for (std::uint32_t s = 0; s < 4; ++s) {
+    const auto* flag =
+        reinterpret_cast<const std::byte*>(&small.channel.ready(s));
+    for (std::uint64_t k : {1, 2}) {
+      const std::byte* data = small.channel.partition_data(s, k);
+      EXPECT_GE(data, flag + sizeof(std::uint64_t));
+      EXPECT_LE(data + kInlinePartitionBytes, flag + kReadyFlagStride);
+    }
+    EXPECT_EQ(small.channel.partition_data(s, 2) + kInlinePartitionBytes,
+              small.channel.partition_data(s, 1));  // even parity first
+    EXPECT_EQ(large.channel.partition_data(s, 1),
+              large.channel.staging(1) + s * (kInlinePartitionBytes + 1));
+  }
+}
+
+void many_iterations_across_threads(std::uint64_t kBytes) {
   constexpr std::uint32_t kParts = 8;
-  constexpr std::uint64_t kBytes = 32;
   constexpr std::uint64_t kIterations = 2000;
   Record r(kParts, kBytes);
   const Channel channel = r.channel;
@@ -113,7 +134,7 @@ TEST(Channel, ManyIterationsAcrossThreads) {
       while (!channel.has_arrived(s, k)) {
         std::this_thread::yield();
       }
-      const std::byte* data = channel.staging(k) + s * kBytes;
+      const std::byte* data = channel.partition_data(s, k);
       const auto expected = static_cast<std::byte>((k * 31 + s) & 0xff);
       for (std::uint64_t b = 0; b < kBytes; ++b) {
         if (data[b] != expected) {
@@ -124,6 +145,11 @@ TEST(Channel, ManyIterationsAcrossThreads) {
   }
   sender.join();
   EXPECT_TRUE(ok);
+}
+
+TEST(Channel, ManyIterationsAcrossThreads) {
+  many_iterations_across_threads(32);  // staged
+  many_iterations_across_threads(8);   // in the flag lines
 }
 
 TEST(Channel, LastReferenceFrees) {
