@@ -92,15 +92,20 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
   }
   block->header.key = 0;
   block->header.references.store(references, std::memory_order_relaxed);
+  base::tsan_acquire(block);  // pairs with drop() / release()
   return block;
 }
 
 bool BlockPool::drop(CommBlock* block) {
+  // The block may come back to this process through other ranks (the
+  // recycling and the directory are in shared memory): tell TSan.
+  base::tsan_release(block);
   // acq_rel: as in release().
   return block->header.references.fetch_sub(1, std::memory_order_acq_rel) == 1;
 }
 
 void BlockPool::release(CommBlock* block) {
+  base::tsan_release(block);  // as in drop()
   // acq_rel: our last reads of the block happen before the push, and the
   // last releaser sees every other member's.
   if (block->header.references.fetch_sub(1, std::memory_order_acq_rel) == 1) {

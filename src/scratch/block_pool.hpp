@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "base/cache_line.hpp"
+#include "base/tsan.hpp"
 #include "scratch/comm_block.hpp"
 #include "segment/segment.hpp"
 
@@ -47,8 +48,12 @@ class BlockPool {
   std::uint64_t offset_of(const CommBlock* block) const {
     return segment_.offset_of(block);
   }
+  // The block at a directory offset; a member attaching to it (TSan: pairs
+  // with drop() / release() of its earlier users in this process).
   CommBlock* at(std::uint64_t offset) const {
-    return segment_.at<CommBlock>(static_cast<std::size_t>(offset));
+    CommBlock* block = segment_.at<CommBlock>(static_cast<std::size_t>(offset));
+    base::tsan_acquire(block);
+    return block;
   }
   static unsigned size_class(std::uint32_t members);
 
