@@ -106,6 +106,15 @@ void fold_into(Comm& c, const OpArg& op, const TypeArg& unit, int first,
   datatype::unpack(recv, recv_at, acc.get(), n * unit.packed);
 }
 
+// Packed bytes of the largest of `blocks` (0 for none).
+std::uint64_t largest_block(const std::vector<Layout>& blocks) {
+  std::uint64_t most = 0;
+  for (const Layout& b : blocks) {
+    most = std::max<std::uint64_t>(most, b.bytes);
+  }
+  return most;
+}
+
 // Every member says a number; all learn the largest (v-collectives agree
 // this way on how many rounds they need).
 Task agree_max(Comm& c, std::uint64_t mine, std::uint64_t* out) {
@@ -250,12 +259,7 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
              bool in_place) {
   std::uint64_t most = 0;
   const std::uint64_t mine =
-      c.rank == root ? std::max_element(recv_blocks.begin(), recv_blocks.end(),
-                                        [](const Layout& a, const Layout& b) {
-                                          return a.bytes < b.bytes;
-                                        })
-                           ->bytes
-                     : send.bytes;
+      c.rank == root ? largest_block(recv_blocks) : send.bytes;
   co_await agree_max(c, mine, &most);
   if (c.rank == root && !in_place) {
     const Layout& own = recv_blocks[static_cast<std::size_t>(root)];
@@ -325,12 +329,7 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
               bool in_place) {
   std::uint64_t most = 0;
   const std::uint64_t mine =
-      c.rank == root ? std::max_element(send_blocks.begin(), send_blocks.end(),
-                                        [](const Layout& a, const Layout& b) {
-                                          return a.bytes < b.bytes;
-                                        })
-                           ->bytes
-                     : recv.bytes;
+      c.rank == root ? largest_block(send_blocks) : recv.bytes;
   co_await agree_max(c, mine, &most);
   if (c.rank == root && !in_place) {
     const Layout& own = send_blocks[static_cast<std::size_t>(root)];
