@@ -136,6 +136,9 @@ bool Engine::progress() {
   if (!draining_unexpected_.empty()) {
     did |= drain_unexpected();
   }
+  if (!parked_.empty()) [[unlikely]] {
+    did |= relieve_pool_pressure(false);
+  }
   if (!tasks_.empty()) [[unlikely]] {
     did |= run_tasks();
   }
@@ -420,26 +423,11 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head,
   message->slot_index = slot_index;
   message->eager_rendezvous = eager;
   if (eager) {
-    if (length > sizeof message->inline_data) {
-      message->data = static_cast<std::byte*>(std::malloc(length));
-      SHMPI_ASSERT(message->data != nullptr,
-                   "out of memory for an unexpected message");
-    }
-    RendezvousSlot& s = slot(p.slot, slot_index);
-    // We drain it now whatever the matching says, so its chunks always come
-    // back: let the sender use the whole pool (as for a matched transfer).
-    s.matched.store(kMatched, std::memory_order_release);
-    if (s.source_heap_offset != kNoHeapOffset) {
-      std::memcpy(message->data, segment_.at<std::byte>(s.source_heap_offset),
-                  length);
-      // Release: our copy is done before the sender reuses its buffer.
-      s.done.store(1, std::memory_order_release);
-      segment::wake_if_sleeping(control(p.slot));
-      message->drained = true;
-    } else {
-      segment::wake_if_sleeping(control(p.slot));
-      draining_unexpected_.push_back(message);
-    }
+    // The sender has completed (or will, once its chunk is published):
+    // leave the bytes in the chunk for the receive that matches, which then
+    // copies once instead of twice.
+    message->parked = true;
+    parked_.push_back(message);
   }
   match_.add_unexpected(&message->entry);
 }
@@ -456,7 +444,9 @@ void Engine::deliver_unexpected(UnexpectedMessage* message, Request& request) {
     complete(request);
     return;
   }
-  if (message->eager_rendezvous) {
+  if (message->parked) {
+    unpark(message);  // now an ordinary matched rendezvous
+  } else if (message->eager_rendezvous) {
     if (message->drained) {
       datatype::unpack(request.layout, 0, message->data, request.status.bytes);
       free_unexpected(message);

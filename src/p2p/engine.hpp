@@ -215,6 +215,17 @@ class Engine {
   shm_queues::ChunkPoolShared& pool(std::uint32_t owner) const;
   std::byte* chunk(std::uint32_t owner, std::uint32_t index) const;
   void wake_chunk_waiters();
+  // Parked eager-rendezvous messages (unexpected, still in their chunk).
+  void unpark(UnexpectedMessage* message);
+  void spill(UnexpectedMessage* message);
+  bool chunks_wanted() const;
+  // Spills every parked message when a sender waits for chunks of our
+  // pool: at once if `now` (the caller is about to yield or sleep), else
+  // after kSpillAfterPasses progress passes of waiting.
+  bool relieve_pool_pressure(bool now);
+  static constexpr int kSpillAfterPasses = 64;
+  // relieve_pool_pressure(true) under the progress lock (try-locked).
+  bool relieve_before_waiting();
 
   bool park_all_rings();
   bool run_tasks();
@@ -235,7 +246,9 @@ class Engine {
   std::vector<std::uint32_t> slot_generation_;
   std::vector<Request*> draining_;  // matched rendezvous receives
   std::vector<UnexpectedMessage*>
-      draining_unexpected_;  // eager rendezvous, unmatched
+      draining_unexpected_;  // eager rendezvous, unmatched, spilled
+  std::vector<UnexpectedMessage*> parked_;  // eager rendezvous, in chunks
+  int pressure_passes_ = 0;  // passes a sender has waited with some parked
   std::vector<UnexpectedMessage*> unexpected_pool_;
   std::vector<Request*> sync_acks_pending_;  // acks queued behind a full ring
   matching::MatchEngine match_;

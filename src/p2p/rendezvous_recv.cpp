@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The receive side of rendezvous transfers: committing to a transfer,
 // draining the sender's published chunks into the destination, returning
-// chunks to this rank's pool and waking senders that wait for them.
+// chunks to this rank's pool and waking senders that wait for them, and
+// parking unmatched eager-rendezvous messages in their chunks until a
+// receive takes them or a waiting sender needs the chunks back.
 #include <algorithm>
 #include <bit>
 
+#include "base/assert.hpp"
 #include "p2p/detail/peer.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/rendezvous_slot.hpp"
@@ -116,6 +119,73 @@ void Engine::wake_chunk_waiters() {
       segment::wake_if_sleeping(control(w * 64 + bit));
     }
   }
+}
+
+void Engine::unpark(UnexpectedMessage* message) {
+  auto it = std::find(parked_.begin(), parked_.end(), message);
+  SHMPI_ASSERT(it != parked_.end(), "parked message not in the parked list");
+  parked_.erase(it);  // keeps arrival order: spills take the oldest first
+  message->parked = false;
+}
+
+void Engine::spill(UnexpectedMessage* message) {
+  // As if no receive will come soon: drain the chunk into process memory
+  // now, so the chunk goes back to the pool.
+  unpark(message);
+  if (message->length > sizeof message->inline_data) {
+    message->data = static_cast<std::byte*>(std::malloc(message->length));
+    SHMPI_ASSERT(message->data != nullptr,
+                 "out of memory for an unexpected message");
+  }
+  RendezvousSlot& s = slot(message->sender_slot, message->slot_index);
+  // Release (pairs with the acquire in publish_chunks): we drain it
+  // whatever the matching says, so the sender may use the whole pool for
+  // a chunk it has not published yet, as for a matched transfer.
+  s.matched.store(kMatched, std::memory_order_release);
+  segment::wake_if_sleeping(control(message->sender_slot));
+  draining_unexpected_.push_back(message);
+}
+
+bool Engine::chunks_wanted() const {
+  const shm_queues::ChunkPoolShared& own = pool(config_.my_slot);
+  for (std::uint32_t w = 0; w < doorbell_words_; ++w) {
+    // Relaxed: a hint. A sender that registers after this load and finds
+    // no chunk sleeps until some chunk comes back, and the next pass (or
+    // the wait loop before it sleeps) looks again.
+    if (own.want[w].load(std::memory_order_relaxed) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Engine::relieve_pool_pressure(bool now) {
+  if (parked_.empty()) {
+    return false;
+  }
+  if (!chunks_wanted()) {
+    pressure_passes_ = 0;
+    return false;
+  }
+  // A receive usually takes a parked message within a pass or two (a
+  // stream of blocking sends); a sender still waiting after many passes,
+  // or while we are about to give the core away, means nobody will.
+  if (!now && ++pressure_passes_ < kSpillAfterPasses) {
+    return false;
+  }
+  pressure_passes_ = 0;
+  while (!parked_.empty()) {
+    spill(parked_.front());
+  }
+  return true;
+}
+
+bool Engine::relieve_before_waiting() {
+  std::unique_lock<std::mutex> lock(progress_mutex_, std::defer_lock);
+  if (config_.thread_multiple && !lock.try_lock()) {
+    return false;  // the thread that holds it progresses
+  }
+  return relieve_pool_pressure(true);
 }
 
 bool Engine::drain_requests() {

@@ -313,6 +313,9 @@ bool Engine::publish_chunks(Request& request) {
       std::atomic_thread_fence(std::memory_order_seq_cst);
       id = shm_queues::take_chunk(target, keep_free);
       if (!id) {
+        // The receiver may hold our earlier messages in its chunks, parked
+        // until matched, and be asleep: it spills them when it sees us.
+        segment::wake_if_sleeping(control(request.peer_slot));
         break;
       }
     }

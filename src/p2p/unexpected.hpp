@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // UnexpectedMessage: a message that arrived before any receive matched it.
 // Eager payloads are copied out of the ring at once (so rings never stall on
-// an unmatched message); rendezvous messages keep the sender's slot, and
-// those small enough to complete at the sender are drained into `data`.
+// an unmatched message); rendezvous messages keep the sender's slot. Those
+// small enough to complete at the sender (eager rendezvous) stay parked in
+// their staging chunk, so the receive that matches them copies once; they
+// are drained into `data` (spilled) only when a sender waits for chunks
+// and the receiver is not taking them (Engine::relieve_pool_pressure).
 #pragma once
 
 #include <cstddef>
@@ -19,7 +22,8 @@ struct UnexpectedMessage {
   matching::UnexpectedEntry entry;  // context, source, tag, arrival order
   matching::Protocol protocol = matching::Protocol::kEager;
   bool sync = false;
-  bool eager_rendezvous = false;  // drained into data before any match
+  bool eager_rendezvous = false;  // completed at the sender
+  bool parked = false;            // eager rendezvous left in its chunk
   bool drained = false;           // data holds every byte
   std::uint32_t sender_slot = 0;
   std::uint64_t length = 0;

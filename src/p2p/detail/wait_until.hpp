@@ -38,6 +38,9 @@ void Engine::wait_until(Done&& done) {
         return;
       }
     }
+    // Before giving the core away: a sender waiting for chunks that
+    // unmatched messages hold must not wait on us.
+    relieve_before_waiting();
     for (int i = 0; i < yield_rounds; ++i) {
       ::sched_yield();
       progress();
@@ -53,7 +56,10 @@ void Engine::wait_until(Done&& done) {
     }
     bool ready = false;
     segment::sleep_until_woken(*own_control_, kSleepTimeoutNs, [&] {
-      ready = progress() || done() || abort_raised();
+      // After announcing the sleep: a sender that registered for chunks
+      // before it saw us asleep is served here (Dekker, as for messages).
+      ready =
+          relieve_before_waiting() || progress() || done() || abort_raised();
       return ready;
     });
     if (done()) {
