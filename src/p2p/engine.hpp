@@ -205,7 +205,7 @@ class Engine {
   bool try_push_rendezvous(Peer& peer, Request& request);
   bool try_push(Peer& peer, Request& request);
   bool start_rendezvous(Request& request);
-  bool publish_chunks(Request& request);
+  bool publish_chunks(Request& request, bool wake = true);
   bool advance_rendezvous_sends();
   bool advance_queues();
   void send_sync_ack(std::uint32_t peer_slot, std::uint64_t cookie);

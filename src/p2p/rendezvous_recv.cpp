@@ -20,6 +20,27 @@ namespace shmpi::p2p {
 void Engine::begin_drain(Request& request, std::uint32_t sender,
                          std::uint32_t slot_index, std::uint64_t total_bytes) {
   RendezvousSlot& s = slot(sender, slot_index);
+  if (s.source_heap_offset == kNoHeapOffset) {
+    // Acquire: pairs with the sender's release of `published`.
+    const std::uint64_t published = s.published.load(std::memory_order_acquire);
+    const std::uint64_t chunk_bytes = s.chunk_bytes;
+    if (published * chunk_bytes >= total_bytes) {
+      // Every chunk is out (an eager rendezvous the sender has finished,
+      // usually parked): `matched` would change nothing the sender does,
+      // so do not pull its line over or fence for it.
+      request.rndv_sender = sender;
+      request.rndv_slot = slot_index;
+      request.rndv_consumed = 0;
+      request.rndv_total_bytes = total_bytes;
+      const bool whole =
+          drain_slot(sender, slot_index, request.rndv_consumed, total_bytes,
+                     datatype::Layout{request.layout.base, request.status.bytes,
+                                      request.layout.map});
+      SHMPI_ASSERT(whole, "a fully published transfer drains at once");
+      complete(request);
+      return;
+    }
+  }
   std::uint32_t match_state = kMatched;
   if (s.source_heap_offset == kNoHeapOffset && request.layout.map == nullptr &&
       request.status.bytes != 0 &&
@@ -88,19 +109,22 @@ bool Engine::drain_slot(std::uint32_t sender, std::uint32_t slot_index,
     returned |= std::uint64_t{1} << id;
     ++consumed;
   }
-  shm_queues::return_chunks(pool(me), returned);
   // Relaxed: informational for the sender; chunk reuse is ordered by the
-  // pool's release above.
+  // pool's release below.
   s.consumed.store(consumed, std::memory_order_relaxed);
-  wake_chunk_waiters();
-  if (consumed == total_chunks) {
+  const bool whole = consumed == total_chunks;
+  if (whole) {
     // Release: every read of the transfer happens before the sender frees
-    // the slot (pairs with its acquire of done).
+    // the slot (pairs with its acquire of done). Stored before the chunks
+    // go back, so that the one fence below covers both events.
     s.done.store(1, std::memory_order_release);
-    segment::wake_if_sleeping(control(sender));
-    return true;
   }
-  return false;
+  shm_queues::return_chunks(pool(me), returned);
+  wake_chunk_waiters();  // fences: done and the chunks are visible
+  if (whole) {
+    segment::wake_if_sleeping_fenced(control(sender));
+  }
+  return whole;
 }
 
 void Engine::wake_chunk_waiters() {

@@ -262,11 +262,13 @@ bool Engine::start_rendezvous(Request& request) {
                              request.layout.bytes <= config_.eager_max &&
                              s.source_heap_offset == kNoHeapOffset;
   rendezvous_sends_.push_back(&request);
-  publish_chunks(request);
+  // No wake: the receiver cannot wait for this transfer before the
+  // envelope that names it, and pushing that rings and wakes.
+  publish_chunks(request, /*wake=*/false);
   return true;
 }
 
-bool Engine::publish_chunks(Request& request) {
+bool Engine::publish_chunks(Request& request, bool wake) {
   RendezvousSlot& s = slot(config_.my_slot, request.slot_index);
   if (s.source_heap_offset != kNoHeapOffset) {
     return false;  // the receiver copies straight from our buffer
@@ -330,7 +332,9 @@ bool Engine::publish_chunks(Request& request) {
     s.published.store(request.chunks_published, std::memory_order_release);
   }
   if (request.chunks_published != before) {
-    segment::wake_if_sleeping(control(request.peer_slot));
+    if (wake) {
+      segment::wake_if_sleeping(control(request.peer_slot));
+    }
     return true;
   }
   return false;

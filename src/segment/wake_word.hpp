@@ -38,6 +38,16 @@ inline void wake_if_sleeping(RankControl& target) noexcept {
   }
 }
 
+// wake_if_sleeping() for a caller that has just run a seq_cst fence (or
+// RMW) after its event store: the same check without a second fence.
+inline void wake_if_sleeping_fenced(RankControl& target) noexcept {
+  // Relaxed: ordered by the caller's fence.
+  if ((target.wake_word.load(std::memory_order_relaxed) & kSleeperMask) != 0)
+      [[unlikely]] {
+    wake_now(target);
+  }
+}
+
 // Sleeps on the caller's own wake word until woken or timeout_ns passes,
 // unless ready() is already true after announcing the sleep.
 template <typename Ready>
