@@ -11,7 +11,6 @@
 // as in MPICH.
 #include <mpi.h>
 
-#include <boost/container/small_vector.hpp>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "coll/numa.hpp"
 #include "coll/rounds.hpp"
 #include "coll/task.hpp"
+#include "mpi/coll_driver.hpp"
 #include "mpi/coll_inter.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/core.hpp"
@@ -34,123 +34,6 @@ namespace algo = shmpi::coll;  // the scratch-block algorithms
 namespace {
 
 using datatype::Layout;
-
-// What a running collective keeps alive besides its coroutine frame (two
-// datatypes inline: a blocking call allocates nothing here).
-struct Holds {
-  boost::container::small_vector<TypeArg, 2> types;
-  OpArg op;
-  bool has_op = false;
-  void retain() {
-    for (const TypeArg& t : types) {
-      retain_type(t);
-    }
-    if (has_op) {
-      retain_op(op);
-    }
-  }
-  void release() {
-    for (const TypeArg& t : types) {
-      release_type(t);
-    }
-    if (has_op) {
-      release_op(op);
-    }
-  }
-};
-
-struct Pending {
-  Comm* comm;
-  std::uint64_t ticket;
-  p2p::Request* request;
-  algo::Run run;
-  algo::Task task;
-  Holds holds;
-  bool attached = false;
-
-  bool step() {
-    detail::CommShared& shared = *comm->shared;
-    // Acquire: the previous operation's effects on the block are ours.
-    if (shared.serving.load(std::memory_order_acquire) != ticket) {
-      return false;
-    }
-    if (!attached) {
-      const char* why = "";
-      const int rc = attach_block(*comm, false, &why);
-      if (rc == MPI_ERR_PENDING) {
-        return false;  // the lowest member has not made the block yet
-      }
-      if (rc != MPI_SUCCESS) {
-        finish(rc);
-        return true;
-      }
-      attached = true;
-      task.bind(run);
-    }
-    if (!algo::step(task, run)) {
-      return false;
-    }
-    finish(run.error);
-    return true;
-  }
-
-  void finish(int error) {
-    holds.release();
-    request->status = p2p::Status{};
-    request->status.error = error;
-    comm->shared->pending.fetch_sub(1, std::memory_order_relaxed);
-    // Release: the next queued operation on this communicator may run.
-    comm->shared->serving.fetch_add(1, std::memory_order_release);
-    // Release: the results before the completion flag.
-    request->complete.store(true, std::memory_order_release);
-  }
-};
-
-// Blocking calls: waits for the nonblocking ones queued before and attaches
-// the block, so that a direct path (coll/intra.hpp, *_now) may run.
-int enter_blocking(Comm* c, const char* function) {
-  wait_pending(*c);
-  const char* why = "";
-  if (int rc = attach_block(*c, true, &why); rc != MPI_SUCCESS) {
-    return fail(c, rc, function, "%s", why);
-  }
-  return MPI_SUCCESS;
-}
-
-// Runs `task` on `c`: to the end now (request == nullptr) or as a
-// nonblocking request.
-int run(Comm* c, algo::Task task, Holds holds, MPI_Request* request,
-        const char* function) {
-  if (request == nullptr) {
-    if (int rc = enter_blocking(c, function); rc != MPI_SUCCESS) {
-      return rc;
-    }
-    algo::Run state_of_run;
-    task.bind(state_of_run);
-    state().engine->wait_until([&] { return algo::step(task, state_of_run); });
-    if (state_of_run.error != 0) {
-      return fail(c, state_of_run.error, function, "collective failed");
-    }
-    return MPI_SUCCESS;
-  }
-  p2p::Request* r = new_request(c, function);
-  if (r == nullptr) {
-    return MPI_ERR_NO_MEM;
-  }
-  r->kind = p2p::RequestKind::kSend;
-  r->peer = MPI_PROC_NULL;
-  r->comm = c;
-  *request = to_handle(r);
-  auto pending = std::make_shared<Pending>(
-      Pending{c, c->shared->next_ticket++, r, algo::Run{}, std::move(task),
-              std::move(holds), false});
-  pending->holds.retain();
-  c->shared->pending.fetch_add(1, std::memory_order_relaxed);
-  if (!pending->step()) {
-    state().engine->add_task([pending] { return pending->step(); });
-  }
-  return MPI_SUCCESS;
-}
 
 int check_coll(MPI_Comm comm, const char* function, Comm** out) {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
@@ -230,7 +113,7 @@ int do_barrier(MPI_Comm comm, MPI_Request* request, const char* fn) {
     return rc;
   }
   if (c->is_inter) {
-    return inter::run(c, inter::barrier(*c), {}, request, fn);
+    return run_collective(c, inter::barrier(*c), {}, request, fn);
   }
   if (request == nullptr && c == &state().world) {
     state().runtime->world_barrier();
@@ -244,8 +127,9 @@ int do_barrier(MPI_Comm comm, MPI_Request* request, const char* fn) {
     algo::barrier_now(*c);
     return MPI_SUCCESS;
   }
-  return run(c, hierarchy ? algo::numa_barrier(*c) : algo::barrier(*c), Holds{},
-             request, fn);
+  return run_collective(c,
+                        hierarchy ? algo::numa_barrier(*c) : algo::barrier(*c),
+                        Holds{}, request, fn);
 }
 
 int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
@@ -264,8 +148,8 @@ int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
   }
   const Layout data = layout(type, buffer, count);
   if (c->is_inter) {
-    return inter::run(c, inter::bcast(*c, data, root), {{type}, {}, false},
-                      request, fn);
+    return run_collective(c, inter::bcast(*c, data, root), {{type}, {}, false},
+                          request, fn);
   }
   const bool hierarchy = algo::spans_numa_nodes(*c);
   if (request == nullptr && !hierarchy) {
@@ -276,10 +160,10 @@ int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
       return MPI_SUCCESS;
     }
   }
-  return run(c,
-             hierarchy ? algo::numa_bcast(*c, data, root)
-                       : algo::bcast(*c, data, root),
-             Holds{{type}, {}, false}, request, fn);
+  return run_collective(c,
+                        hierarchy ? algo::numa_bcast(*c, data, root)
+                                  : algo::bcast(*c, data, root),
+                        Holds{{type}, {}, false}, request, fn);
 }
 
 int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
@@ -346,10 +230,10 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   if (c->is_inter) {
     const Layout recv = receives ? layout(type, recvbuf, count) : Layout{};
     const Layout send = sends ? layout(type, sendbuf, count) : Layout{};
-    return inter::run(c,
-                      inter::reduce(*c, send, recv, type, oparg,
-                                    static_cast<std::size_t>(count), root),
-                      {{type}, oparg, true}, request, fn);
+    return run_collective(c,
+                          inter::reduce(*c, send, recv, type, oparg,
+                                        static_cast<std::size_t>(count), root),
+                          {{type}, oparg, true}, request, fn);
   }
   if (sendbuf == MPI_IN_PLACE && c->rank != root) {
     return fail(c, MPI_ERR_BUFFER, fn,
@@ -368,10 +252,11 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
       return MPI_SUCCESS;
     }
   }
-  return run(c,
-             hierarchy ? algo::numa_reduce(*c, send, recv, type, oparg, n, root)
-                       : algo::reduce(*c, send, recv, type, oparg, n, root),
-             Holds{{type}, oparg, true}, request, fn);
+  return run_collective(
+      c,
+      hierarchy ? algo::numa_reduce(*c, send, recv, type, oparg, n, root)
+                : algo::reduce(*c, send, recv, type, oparg, n, root),
+      Holds{{type}, oparg, true}, request, fn);
 }
 
 int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
@@ -393,7 +278,7 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   }
   const Layout recv = layout(type, recvbuf, count);
   if (c->is_inter) {
-    return inter::run(
+    return run_collective(
         c,
         inter::allreduce(*c, layout(type, sendbuf, count), recv, type, oparg,
                          static_cast<std::size_t>(count)),
@@ -411,10 +296,11 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
       return MPI_SUCCESS;
     }
   }
-  return run(c,
-             hierarchy ? algo::numa_allreduce(*c, send, recv, type, oparg, n)
-                       : algo::allreduce(*c, send, recv, type, oparg, n),
-             Holds{{type}, oparg, true}, request, fn);
+  return run_collective(
+      c,
+      hierarchy ? algo::numa_allreduce(*c, send, recv, type, oparg, n)
+                : algo::allreduce(*c, send, recv, type, oparg, n),
+      Holds{{type}, oparg, true}, request, fn);
 }
 
 int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -457,8 +343,8 @@ int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
       }
       send = layout(stype, sendbuf, sendcount);
     }
-    return inter::run(c, inter::gatherv(*c, send, std::move(blocks), root),
-                      {{stype, rtype}, {}, false}, request, fn);
+    return run_collective(c, inter::gatherv(*c, send, std::move(blocks), root),
+                          {{stype, rtype}, {}, false}, request, fn);
   }
   const bool is_root = c->rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
@@ -491,8 +377,8 @@ int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
           ? Layout{nullptr, rtype.bytes(static_cast<std::size_t>(recvcount)),
                    nullptr}
           : layout(stype, sendbuf, sendcount);
-  return run(c, algo::gather(*c, send, recv, root, in_place),
-             Holds{{stype, rtype}, {}, false}, request, fn);
+  return run_collective(c, algo::gather(*c, send, recv, root, in_place),
+                        Holds{{stype, rtype}, {}, false}, request, fn);
 }
 
 int do_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -539,8 +425,8 @@ int do_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
       }
       send = layout(stype, sendbuf, sendcount);
     }
-    return inter::run(c, inter::gatherv(*c, send, std::move(blocks), root),
-                      {{stype, rtype}, {}, false}, request, fn);
+    return run_collective(c, inter::gatherv(*c, send, std::move(blocks), root),
+                          {{stype, rtype}, {}, false}, request, fn);
   }
   const bool is_root = c->rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
@@ -577,8 +463,9 @@ int do_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
     }
   }
   const Layout send = in_place ? Layout{} : layout(stype, sendbuf, sendcount);
-  return run(c, algo::gatherv(*c, send, std::move(blocks), root, in_place),
-             Holds{{stype, rtype}, {}, false}, request, fn);
+  return run_collective(
+      c, algo::gatherv(*c, send, std::move(blocks), root, in_place),
+      Holds{{stype, rtype}, {}, false}, request, fn);
 }
 
 int do_scatter(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -620,8 +507,8 @@ int do_scatter(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
       }
       recv = layout(rtype, recvbuf, recvcount);
     }
-    return inter::run(c, inter::scatterv(*c, std::move(blocks), recv, root),
-                      {{stype, rtype}, {}, false}, request, fn);
+    return run_collective(c, inter::scatterv(*c, std::move(blocks), recv, root),
+                          {{stype, rtype}, {}, false}, request, fn);
   }
   const bool is_root = c->rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
@@ -651,8 +538,8 @@ int do_scatter(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
       return size_mismatch(c, each, recv.bytes, fn);
     }
   }
-  return run(c, algo::scatter(*c, send, recv, root, in_place),
-             Holds{{stype, rtype}, {}, false}, request, fn);
+  return run_collective(c, algo::scatter(*c, send, recv, root, in_place),
+                        Holds{{stype, rtype}, {}, false}, request, fn);
 }
 
 int do_scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
@@ -699,8 +586,8 @@ int do_scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
       }
       recv = layout(rtype, recvbuf, recvcount);
     }
-    return inter::run(c, inter::scatterv(*c, std::move(blocks), recv, root),
-                      {{stype, rtype}, {}, false}, request, fn);
+    return run_collective(c, inter::scatterv(*c, std::move(blocks), recv, root),
+                          {{stype, rtype}, {}, false}, request, fn);
   }
   const bool is_root = c->rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
@@ -737,8 +624,9 @@ int do_scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
                            recv.bytes, fn);
     }
   }
-  return run(c, algo::scatterv(*c, std::move(blocks), recv, root, in_place),
-             Holds{{stype, rtype}, {}, false}, request, fn);
+  return run_collective(
+      c, algo::scatterv(*c, std::move(blocks), recv, root, in_place),
+      Holds{{stype, rtype}, {}, false}, request, fn);
 }
 
 int do_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -789,10 +677,11 @@ int do_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                           static_cast<std::size_t>(recvcount))
                            : block(rtype, recvbuf, recvcounts[r], displs[r]));
     }
-    return inter::run(c,
-                      inter::allgatherv(*c, layout(stype, sendbuf, sendcount),
-                                        std::move(blocks)),
-                      {{stype, rtype}, {}, false}, request, fn);
+    return run_collective(
+        c,
+        inter::allgatherv(*c, layout(stype, sendbuf, sendcount),
+                          std::move(blocks)),
+        {{stype, rtype}, {}, false}, request, fn);
   }
   std::vector<Layout> blocks;
   for (int m = 0; m < c->size; ++m) {
@@ -806,8 +695,9 @@ int do_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                          own.bytes, fn);
   }
   const Layout send = in_place ? own : layout(stype, sendbuf, sendcount);
-  return run(c, algo::allgatherv(*c, send, std::move(blocks), in_place),
-             Holds{{stype, rtype}, {}, false}, request, fn);
+  return run_collective(c,
+                        algo::allgatherv(*c, send, std::move(blocks), in_place),
+                        Holds{{stype, rtype}, {}, false}, request, fn);
 }
 
 // Alltoall, alltoallv and alltoallw: per-peer counts, displacements
@@ -873,11 +763,9 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
     }
   }
   if (c->is_inter) {
-    return inter::run(
+    return run_collective(
         c, inter::alltoallv(*c, std::move(sends), std::move(recvs)),
-        inter::Keep{
-            {holds.types.begin(), holds.types.end()}, holds.op, holds.has_op},
-        request, fn);
+        std::move(holds), request, fn);
   }
   if (in_place) {
     // Sent with the receive arguments, from where the data comes back to:
@@ -889,9 +777,9 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
     return size_mismatch(c, sends[static_cast<std::size_t>(c->rank)].bytes,
                          recvs[static_cast<std::size_t>(c->rank)].bytes, fn);
   }
-  return run(c,
-             algo::alltoallv(*c, std::move(sends), std::move(recvs), a.uniform),
-             std::move(holds), request, fn);
+  return run_collective(
+      c, algo::alltoallv(*c, std::move(sends), std::move(recvs), a.uniform),
+      std::move(holds), request, fn);
 }
 
 int do_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -1022,12 +910,12 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts,
   const Layout send = layout(type, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
                              static_cast<MPI_Count>(total));
   if (c->is_inter) {
-    return inter::run(
+    return run_collective(
         c,
         inter::reduce_scatter(*c, send, recv, type, oparg, std::move(counts)),
         {{type}, oparg, true}, request, fn);
   }
-  return run(
+  return run_collective(
       c, algo::reduce_scatter(*c, send, recv, type, oparg, std::move(counts)),
       Holds{{type}, oparg, true}, request, fn);
 }
@@ -1052,10 +940,10 @@ int do_scan(const void* sendbuf, void* recvbuf, MPI_Count count,
   const Layout recv = layout(type, recvbuf, count);
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
-  return run(c,
-             algo::scan(*c, send, recv, type, oparg,
-                        static_cast<std::size_t>(count), exclusive),
-             Holds{{type}, oparg, true}, request, fn);
+  return run_collective(c,
+                        algo::scan(*c, send, recv, type, oparg,
+                                   static_cast<std::size_t>(count), exclusive),
+                        Holds{{type}, oparg, true}, request, fn);
 }
 
 }  // namespace

@@ -16,12 +16,11 @@
 // point-to-point protocols); reductions work on packed copies with
 // apply_op, so derived datatypes and user operations work everywhere.
 //
-// Arguments are checked by the caller (coll_api.cpp) and taken by value.
-// Collectives on one intercommunicator run one at a time in call order:
-// nonblocking ones queue on the local group's tickets (its CommShared), and
-// every blocking operation on the intercommunicator or its local group
-// waits for them first (wait_pending), so the point-to-point messages of
-// successive collectives can never match each other's receives.
+// Arguments are checked by the caller (coll_api.cpp) and taken by value;
+// the caller runs the tasks with run_collective (coll_driver.hpp), which
+// queues collectives on one intercommunicator on its local group's
+// tickets, so the point-to-point messages of successive collectives can
+// never match each other's receives.
 #pragma once
 
 #include <mpi.h>
@@ -38,18 +37,6 @@ namespace shmpi::mpi::inter {
 namespace sc = ::shmpi::coll;  // tasks and their driver
 
 using datatype::Layout;
-
-// What a nonblocking collective keeps alive while it runs.
-struct Keep {
-  std::vector<TypeArg> types;
-  OpArg op;
-  bool has_op = false;
-};
-
-// Runs `task` on intercommunicator `c` to the end (request == nullptr) or
-// as a nonblocking request. Returns an MPI error code (raised on `c`).
-int run(Comm* c, sc::Task task, Keep keep, MPI_Request* request,
-        const char* function);
 
 // root: MPI_ROOT, MPI_PROC_NULL, or the root's rank in the remote group.
 sc::Task barrier(Comm& c);
