@@ -98,6 +98,31 @@ Layout block(const TypeArg& type, const void* buffer, int count, int displ) {
                      static_cast<std::size_t>(count));
 }
 
+// The n blocks of a v-collective (buffer, counts, displs, datatype): the
+// checks in the standard's order, then (if `blocks`) their layouts.
+int check_blocks(Comm* c, const void* buffer, const int* counts,
+                 const int* displs, MPI_Datatype type, int n,
+                 const char* counts_name, TypeArg* arg,
+                 std::vector<Layout>* blocks, const char* function) {
+  if (int rc = check_counts(c, counts, n, counts_name, function);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (displs == nullptr) {
+    return fail(c, MPI_ERR_ARG, function, "displs is NULL");
+  }
+  if (int rc = check_datatype(c, type, arg, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (blocks != nullptr) {
+    blocks->reserve(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      blocks->push_back(block(*arg, buffer, counts[i], displs[i]));
+    }
+  }
+  return MPI_SUCCESS;
+}
+
 int size_mismatch(Comm* c, std::size_t sent, std::size_t expected,
                   const char* function) {
   return fail(c, MPI_ERR_TRUNCATE, function,
@@ -402,18 +427,10 @@ int do_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
         return check_in_place(c, recvbuf, fn);
       }
       if (int rc =
-              check_counts(c, recvcounts, c->remote_size, "recvcounts", fn);
+              check_blocks(c, recvbuf, recvcounts, displs, recvtype,
+                           c->remote_size, "recvcounts", &rtype, &blocks, fn);
           rc != MPI_SUCCESS) {
         return rc;
-      }
-      if (displs == nullptr) {
-        return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
-      }
-      if (int rc = check_datatype(c, recvtype, &rtype, fn); rc != MPI_SUCCESS) {
-        return rc;
-      }
-      for (int r = 0; r < c->remote_size; ++r) {
-        blocks.push_back(block(rtype, recvbuf, recvcounts[r], displs[r]));
       }
     } else if (root != MPI_PROC_NULL) {
       if (sendbuf == MPI_IN_PLACE) {
@@ -443,18 +460,10 @@ int do_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   }
   std::vector<Layout> blocks;
   if (is_root) {
-    if (int rc = check_counts(c, recvcounts, c->size, "recvcounts", fn);
+    if (int rc = check_blocks(c, recvbuf, recvcounts, displs, recvtype, c->size,
+                              "recvcounts", &rtype, &blocks, fn);
         rc != MPI_SUCCESS) {
       return rc;
-    }
-    if (displs == nullptr) {
-      return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
-    }
-    if (int rc = check_datatype(c, recvtype, &rtype, fn); rc != MPI_SUCCESS) {
-      return rc;
-    }
-    for (int m = 0; m < c->size; ++m) {
-      blocks.push_back(block(rtype, recvbuf, recvcounts[m], displs[m]));
     }
     const std::size_t mine = blocks[static_cast<std::size_t>(root)].bytes;
     if (!in_place && stype.bytes(static_cast<std::size_t>(sendcount)) != mine) {
@@ -563,18 +572,10 @@ int do_scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
         return check_in_place(c, sendbuf, fn);
       }
       if (int rc =
-              check_counts(c, sendcounts, c->remote_size, "sendcounts", fn);
+              check_blocks(c, sendbuf, sendcounts, displs, sendtype,
+                           c->remote_size, "sendcounts", &stype, &blocks, fn);
           rc != MPI_SUCCESS) {
         return rc;
-      }
-      if (displs == nullptr) {
-        return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
-      }
-      if (int rc = check_datatype(c, sendtype, &stype, fn); rc != MPI_SUCCESS) {
-        return rc;
-      }
-      for (int r = 0; r < c->remote_size; ++r) {
-        blocks.push_back(block(stype, sendbuf, sendcounts[r], displs[r]));
       }
     } else if (root != MPI_PROC_NULL) {
       if (recvbuf == MPI_IN_PLACE) {
@@ -598,18 +599,10 @@ int do_scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
   TypeArg rtype;
   std::vector<Layout> blocks;
   if (is_root) {
-    if (int rc = check_counts(c, sendcounts, c->size, "sendcounts", fn);
+    if (int rc = check_blocks(c, sendbuf, sendcounts, displs, sendtype, c->size,
+                              "sendcounts", &stype, &blocks, fn);
         rc != MPI_SUCCESS) {
       return rc;
-    }
-    if (displs == nullptr) {
-      return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
-    }
-    if (int rc = check_datatype(c, sendtype, &stype, fn); rc != MPI_SUCCESS) {
-      return rc;
-    }
-    for (int m = 0; m < c->size; ++m) {
-      blocks.push_back(block(stype, sendbuf, sendcounts[m], displs[m]));
     }
   }
   Layout recv{};
@@ -652,14 +645,10 @@ int do_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
       return rc;
     }
   } else {
-    if (int rc = check_counts(c, recvcounts, c->remote_size, "recvcounts", fn);
+    if (int rc =
+            check_blocks(c, recvbuf, recvcounts, displs, recvtype,
+                         c->remote_size, "recvcounts", &rtype, nullptr, fn);
         rc != MPI_SUCCESS) {
-      return rc;
-    }
-    if (displs == nullptr) {
-      return fail(c, MPI_ERR_ARG, fn, "displs is NULL");
-    }
-    if (int rc = check_datatype(c, recvtype, &rtype, fn); rc != MPI_SUCCESS) {
       return rc;
     }
   }
