@@ -113,6 +113,16 @@ bool ensure_bound(p2p::Request& request, RecvSide& side) {
   // Relaxed: published to the sender by the first CTS's release.
   h.msg_part.store(static_cast<std::int32_t>(side.send_partitions),
                    std::memory_order_relaxed);
+  // A contiguous buffer in the shared heap: the sender may pack straight
+  // into it once it has an iteration's CTS. Not for partitions that travel
+  // in their flag lines (one line already; their areas hold no marks).
+  const segment::Segment& segment = g_engine->segment();
+  if (request.layout.map == nullptr && request.layout.bytes != 0 &&
+      !side.channel.inline_partitions() &&
+      segment.in_heap(request.layout.base, request.layout.bytes)) {
+    side.channel.offer_direct(segment.offset_of(request.layout.base),
+                              request.layout.bytes);
+  }
   // Release: pairs with the acquire above.
   side.bound.store(true, std::memory_order_release);
   return true;
@@ -145,6 +155,13 @@ bool try_copy(const p2p::Request& request, RecvSide& side, std::uint32_t s) {
   if (seen >= k || !side.claimed[s].compare_exchange_strong(
                        seen, k, std::memory_order_relaxed)) {
     return false;  // another thread is copying it
+  }
+  if (side.channel.went_direct(s, k)) {
+    // The sender packed it straight into the buffer: nothing to copy.
+    // Release: as below.
+    side.cc_part[s].store(k, std::memory_order_release);
+    side.cc.fetch_add(1, std::memory_order_acq_rel);
+    return true;
   }
   const ByteRange kept =
       send_partition_bytes_kept(side.send_partition_bytes, s, side.kept_bytes);
@@ -307,8 +324,24 @@ void start(p2p::Request& request) {
 
 namespace {
 
-// Stages one partition and sets its ready flag; the caller wakes and counts
-// once per batch (finish_batch).
+// The receive buffer (in this process's mapping) when iteration k's data
+// may go straight into it, else nullptr (stage). Only once CTS(k) is
+// there: before it the receiver may still be using the buffer for
+// iteration k - 1, or its program reading it between the two.
+std::byte* direct_target(const SendSide& side, std::uint64_t k) {
+  if (side.channel.inline_partitions() || !side.channel.cleared(k)) {
+    return nullptr;
+  }
+  const std::uint64_t offset = side.channel.direct_offset();
+  if (offset == ChannelHeader::kNoDirect) {
+    return nullptr;
+  }
+  return g_engine->segment().at<std::byte>(offset);
+}
+
+// Stages one partition (or writes it straight into the receive buffer) and
+// sets its ready flag; the caller wakes and counts once per batch
+// (finish_batch).
 Result<void> stage_one(p2p::Request& request, SendSide& side,
                        std::int64_t partition) {
   if (partition < 0 || partition >= side.partitions) {
@@ -326,8 +359,20 @@ Result<void> stage_one(p2p::Request& request, SendSide& side,
   }
   side.cc_part[p].store(k, std::memory_order_relaxed);
   if (side.channel.valid()) {
-    datatype::pack(request.layout, side.partition_bytes * p,
-                   side.channel.partition_data(p, k), side.partition_bytes);
+    if (std::byte* target = direct_target(side, k)) {
+      // The receiver's buffer is its iteration k's: only the bytes that
+      // fit go in (the rest is truncated, as when copied out of staging).
+      const ByteRange kept = send_partition_bytes_kept(
+          side.partition_bytes, p, side.channel.direct_bytes());
+      if (kept.end > kept.begin) {
+        datatype::pack(request.layout, kept.begin, target + kept.begin,
+                       kept.end - kept.begin);
+      }
+      side.channel.mark_direct(p, k);
+    } else {
+      datatype::pack(request.layout, side.partition_bytes * p,
+                     side.channel.partition_data(p, k), side.partition_bytes);
+    }
     side.channel.mark_ready(p, k);
   }
   return {};
