@@ -71,10 +71,16 @@ struct RecvSide {
   std::uint64_t send_partition_bytes = 0;
   std::uint64_t kept_bytes = 0;  // bytes that land in the buffer
   bool truncated = false;        // sizes differ: MPI_ERR_TRUNCATE at completion
-  IterationArray claimed;        // iteration a thread took partition s for
-  IterationArray cc_part;        // iteration whose data of s is in the buffer
-  // Send partitions copied out in this iteration (the seed's cc, counted
-  // up). fetch_add acq_rel: the task that sees it complete sees all copies.
+  // MPI_THREAD_MULTIPLE: parrived may run in several threads at once (and
+  // beside the task), so copiers are elected by `claimed` and count with
+  // atomic read-modify-writes. Otherwise one thread at a time calls into
+  // MPI (the program orders them), and plain loads and stores do.
+  bool shared = false;
+  IterationArray claimed;  // iteration a thread took partition s for (shared)
+  IterationArray cc_part;  // iteration whose data of s is in the buffer
+  // Send partitions taken in (copied out or found written directly) in this
+  // iteration (the seed's cc, counted up). Shared: fetch_add acq_rel, so
+  // the task that sees it complete sees all copies.
   alignas(kCacheLineSize) std::atomic<std::uint32_t> cc{0};
 };
 
@@ -108,7 +114,10 @@ bool ensure_bound(p2p::Request& request, RecvSide& side) {
   side.send_partition_bytes = h.partition_bytes;
   side.kept_bytes = std::min(h.total_bytes, request.layout.bytes);
   side.truncated = h.total_bytes != request.layout.bytes;  // either way
-  side.claimed = make_iterations(side.send_partitions);
+  side.shared = g_engine->config().thread_multiple;
+  if (side.shared) {
+    side.claimed = make_iterations(side.send_partitions);
+  }
   side.cc_part = make_iterations(side.send_partitions);
   // Relaxed: published to the sender by the first CTS's release.
   h.msg_part.store(static_cast<std::int32_t>(side.send_partitions),
@@ -138,43 +147,100 @@ void publish_cts_if_due(RecvSide& side) {
       g_engine->control(side.channel.header().sender_slot));
 }
 
-// Copies send partition s of the current iteration into the buffer if it
-// has arrived and no other thread does. True once its data is there.
-bool try_copy(const p2p::Request& request, RecvSide& side, std::uint32_t s) {
-  const std::uint64_t k = side.iteration;
-  // Acquire: pairs with the release below in whichever thread copied.
-  if (side.cc_part[s].load(std::memory_order_acquire) >= k) {
-    return true;
-  }
-  if (!side.channel.has_arrived(s, k)) {
-    return false;
+// Takes send partition s of the current iteration, which has arrived and
+// is not in the buffer yet, for this thread. Shared: elects one copier
+// among the threads calling parrived and the task; false if another one
+// took it.
+bool claim(RecvSide& side, std::uint32_t s, std::uint64_t k) {
+  if (!side.shared) {
+    return true;  // one thread at a time: cc_part alone says what is done
   }
   // Relaxed: the claim only elects one copier; the data is ordered by the
-  // ready flag (acquired above) and cc_part's release.
+  // ready flag (acquired by the caller) and cc_part's release.
   std::uint64_t seen = side.claimed[s].load(std::memory_order_relaxed);
-  if (seen >= k || !side.claimed[s].compare_exchange_strong(
-                       seen, k, std::memory_order_relaxed)) {
-    return false;  // another thread is copying it
-  }
-  if (side.channel.went_direct(s, k)) {
-    // The sender packed it straight into the buffer: nothing to copy.
-    // Release: as below.
+  return seen < k && side.claimed[s].compare_exchange_strong(
+                         seen, k, std::memory_order_relaxed);
+}
+
+// Send partitions [first, first + count) of iteration k are in the buffer
+// (copied here or written directly by the sender); adds them to cc.
+void count_in(RecvSide& side, std::uint32_t first, std::uint32_t count,
+              std::uint64_t k) {
+  for (std::uint32_t s = first; s < first + count; ++s) {
+    // Release: pairs with the acquire in bring_in(); publishes the copy to
+    // a thread that finds the partition done.
     side.cc_part[s].store(k, std::memory_order_release);
-    side.cc.fetch_add(1, std::memory_order_acq_rel);
-    return true;
   }
-  const ByteRange kept =
-      send_partition_bytes_kept(side.send_partition_bytes, s, side.kept_bytes);
-  if (kept.end > kept.begin) {  // else the receive buffer ends before s
-    const std::uint64_t first = side.send_partition_bytes * s;
-    datatype::unpack(request.layout, kept.begin,
-                     side.channel.partition_data(s, k) + (kept.begin - first),
-                     kept.end - kept.begin);
+  if (side.shared) {
+    // acq_rel: the task that sees cc complete sees every copy.
+    side.cc.fetch_add(count, std::memory_order_acq_rel);
+  } else {
+    // Relaxed: only this thread (or one the program ordered after it)
+    // reads or writes cc; no locked instruction needed.
+    side.cc.store(side.cc.load(std::memory_order_relaxed) + count,
+                  std::memory_order_relaxed);
   }
-  // Release: pairs with the acquire at the top; publishes the copy.
-  side.cc_part[s].store(k, std::memory_order_release);
-  side.cc.fetch_add(1, std::memory_order_acq_rel);
-  return true;
+}
+
+// Copies staged send partitions [first, first + count) of iteration k
+// into the buffer with one unpack (consecutive partitions are consecutive
+// in staging and in the packed stream: fewer, longer copies prefetch
+// better), then counts them in.
+void copy_run(const p2p::Request& request, RecvSide& side, std::uint32_t first,
+              std::uint32_t count, std::uint64_t k) {
+  const std::uint64_t begin = side.send_partition_bytes * first;
+  const std::uint64_t end =
+      std::min(begin + side.send_partition_bytes * count, side.kept_bytes);
+  if (end > begin) {  // else the receive buffer ends before the run
+    datatype::unpack(request.layout, begin,
+                     side.channel.partition_data(first, k), end - begin);
+  }
+  count_in(side, first, count, k);
+}
+
+// Brings what has arrived of send partitions [first, first + count) of the
+// current iteration into the buffer: partitions the sender wrote directly
+// need nothing, staged ones are copied, consecutive ones together. True
+// once all of them are in.
+bool bring_in(const p2p::Request& request, RecvSide& side, std::uint32_t first,
+              std::uint32_t count) {
+  const std::uint64_t k = side.iteration;
+  // Runs only where staged partitions lie back to back (not in flag lines).
+  const bool runs = !side.channel.inline_partitions();
+  bool all_in = true;
+  std::uint32_t run_first = 0;
+  std::uint32_t run_count = 0;
+  for (std::uint32_t s = first; s < first + count; ++s) {
+    // Acquire: pairs with the release in count_in() in whichever thread
+    // took s in.
+    if (side.cc_part[s].load(std::memory_order_acquire) >= k) {
+      continue;
+    }
+    if (!side.channel.has_arrived(s, k) || !claim(side, s, k)) {
+      all_in = false;  // not there yet, or another thread is copying it
+      continue;
+    }
+    if (side.channel.went_direct(s, k)) {
+      count_in(side, s, 1, k);
+      continue;
+    }
+    if (run_count != 0 && run_first + run_count != s) {
+      copy_run(request, side, run_first, run_count, k);
+      run_count = 0;
+    }
+    if (run_count == 0) {
+      run_first = s;
+    }
+    ++run_count;
+    if (!runs) {
+      copy_run(request, side, run_first, run_count, k);
+      run_count = 0;
+    }
+  }
+  if (run_count != 0) {
+    copy_run(request, side, run_first, run_count, k);
+  }
+  return all_in;
 }
 
 bool recv_task(p2p::Request& request) {
@@ -188,11 +254,10 @@ bool recv_task(p2p::Request& request) {
   const std::uint64_t published = side.channel.published();
   if (published != side.last_scan) {
     side.last_scan = published;
-    for (std::uint32_t s = 0; s < side.send_partitions; ++s) {
-      try_copy(request, side, s);
-    }
+    bring_in(request, side, 0, side.send_partitions);
   }
-  // Acquire: pairs with each copier's fetch_add; every copy is done.
+  // Acquire: pairs with each copier's fetch_add (shared); every copy is
+  // done.
   if (side.cc.load(std::memory_order_acquire) != side.send_partitions) {
     return false;
   }
@@ -442,10 +507,7 @@ Result<bool> parrived(p2p::Request& request, std::int64_t partition) {
   const SendSpan span = overlapping_send_partitions(
       side.partition_bytes, static_cast<std::uint32_t>(partition),
       side.send_partition_bytes, side.send_partitions);
-  bool arrived = true;
-  for (std::uint32_t s = span.first; s < span.first + span.count; ++s) {
-    arrived = try_copy(request, side, s) && arrived;
-  }
+  const bool arrived = bring_in(request, side, span.first, span.count);
   if (!arrived) {
     // The program may be polling: keep other requests moving, but not on
     // every call, or a partition that arrives during a progress pass is
