@@ -46,6 +46,14 @@ struct SendSide {
   std::uint64_t iteration = 0;  // written by start only
   bool started = false;
   IterationArray cc_part;  // iteration each partition was last made ready in
+  // The receiver's direct buffer as learnt from the channel once a CTS was
+  // there: kUnknown before, then ChannelHeader::kNoDirect or its offset
+  // (never changes after). Lets pready skip the receiver's CTS line, which
+  // it may have just written, when there is no direct buffer to check it
+  // for. Relaxed everywhere: every thread that learns it stores the same
+  // value, and writing into the buffer still needs cleared() (acquire).
+  static constexpr std::uint64_t kUnknown = ChannelHeader::kNoDirect - 1;
+  std::atomic<std::uint64_t> direct_offset{kUnknown};
   // Partitions made ready in this iteration. fetch_add acq_rel: the task
   // that sees the count reach `partitions` sees every pready's flag store.
   alignas(kCacheLineSize) std::atomic<std::uint32_t> cc_send{0};
@@ -271,6 +279,18 @@ bool recv_task(p2p::Request& request) {
 
 // --------------------------------------------------------------- sender
 
+// After cleared(k) for some k >= 1 was true: the receiver's direct buffer
+// offset (ChannelHeader::kNoDirect if none), remembered in the request.
+std::uint64_t learn_direct_offset(SendSide& side) {
+  // Relaxed: see SendSide::direct_offset.
+  std::uint64_t offset = side.direct_offset.load(std::memory_order_relaxed);
+  if (offset == SendSide::kUnknown) {
+    offset = side.channel.direct_offset();
+    side.direct_offset.store(offset, std::memory_order_relaxed);
+  }
+  return offset;
+}
+
 bool send_task(p2p::Request& request) {
   SendSide& side = send_side(request);
   // Acquire: pairs with the pready fetch_adds (all partitions staged).
@@ -278,6 +298,7 @@ bool send_task(p2p::Request& request) {
       !side.channel.cleared(side.iteration)) {
     return false;
   }
+  learn_direct_offset(side);
   request.status.source = request.peer;
   request.status.tag = request.tag;
   request.status.bytes = request.layout.bytes;
@@ -393,11 +414,15 @@ namespace {
 // may go straight into it, else nullptr (stage). Only once CTS(k) is
 // there: before it the receiver may still be using the buffer for
 // iteration k - 1, or its program reading it between the two.
-std::byte* direct_target(const SendSide& side, std::uint64_t k) {
-  if (side.channel.inline_partitions() || !side.channel.cleared(k)) {
+std::byte* direct_target(SendSide& side, std::uint64_t k) {
+  // Relaxed: see SendSide::direct_offset. Known to be absent: stage without
+  // reading the receiver's line.
+  if (side.direct_offset.load(std::memory_order_relaxed) ==
+          ChannelHeader::kNoDirect ||
+      side.channel.inline_partitions() || !side.channel.cleared(k)) {
     return nullptr;
   }
-  const std::uint64_t offset = side.channel.direct_offset();
+  const std::uint64_t offset = learn_direct_offset(side);
   if (offset == ChannelHeader::kNoDirect) {
     return nullptr;
   }
