@@ -213,8 +213,10 @@ void copy_run(const p2p::Request& request, RecvSide& side, std::uint32_t first,
 bool bring_in(const p2p::Request& request, RecvSide& side, std::uint32_t first,
               std::uint32_t count) {
   const std::uint64_t k = side.iteration;
-  // Runs only where staged partitions lie back to back (not in flag lines).
-  const bool runs = !side.channel.inline_partitions();
+  // Runs only where staged partitions lie back to back (not in flag
+  // lines), and not when other threads may be polling: a partition claimed
+  // into a run stays unavailable to them until the whole run is copied.
+  const bool runs = !side.shared && !side.channel.inline_partitions();
   bool all_in = true;
   std::uint32_t run_first = 0;
   std::uint32_t run_count = 0;
