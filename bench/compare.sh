@@ -328,6 +328,9 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       }
       $1 == "part" { print impl "|" test "|" val("parts") " x " val("bytes") "|" val("usec") }
       $1 == "part_plain" { print impl "|" test "|plain send " val("bytes") "|" val("usec") }
+      $1 == "part_alloc" {
+        print impl "|" test "|" val("parts") " x " val("bytes") " alloc_mem|" val("usec")
+      }
       $1 == "part_early" {
         print impl "|" test "|early bird " val("parts") " x " val("bytes") "|" val("usec")
       }
@@ -559,7 +562,8 @@ render() {
     echo
     echo "Partitioned: \"P x B\" is one iteration (MPI_Start, MPI_Pready of P partitions of"
     echo "B bytes, MPI_Wait on both sides) in a stream; \"plain send N\" is MPI_Send/MPI_Recv"
-    echo "of the same N = P x B bytes; \"early bird\" is the time from MPI_Pready(p) on rank 0"
+    echo "of the same N = P x B bytes; \"P x B alloc_mem\" is the iteration with both buffers"
+    echo "from MPI_Alloc_mem; \"early bird\" is the time from MPI_Pready(p) on rank 0"
     echo "until MPI_Parrived(p) is true on rank 1, partitions readied 20 µs apart (mean over p)."
     first_col=case table "Partitioned communication (µs, np=2; lower is better)" part auto lower \
       "${part_rows[@]}"

@@ -6,6 +6,8 @@
  *       the size of one partition
  *   part_plain bytes=8192 usec=...         MPI_Send/MPI_Recv of the same
  *       bytes as one message, streaming (the comparison)
+ *   part_alloc parts=8 bytes=1024 usec=... as part, with both buffers from
+ *       MPI_Alloc_mem (an MPI may then move the data with fewer copies)
  *   part_early parts=8 bytes=8 usec=...    early bird: from MPI_Pready(p) on
  *       rank 0 to MPI_Parrived(p) becoming true on rank 1, partitions made
  *       ready 20 us apart (mean over the partitions)
@@ -133,9 +135,33 @@ static void report(const char* what, const part_ctx* c, bench_stats st,
   fflush(stdout);
 }
 
+static void iteration_init(part_ctx* c, int tag) {
+  c->send = MPI_REQUEST_NULL;
+  c->recv = MPI_REQUEST_NULL;
+  if (c->rank == 0) {
+    MPI_Psend_init(c->sbuf, c->parts, (MPI_Count)c->bytes, MPI_BYTE, 1, tag,
+                   MPI_COMM_WORLD, MPI_INFO_NULL, &c->send);
+  } else if (c->rank == 1) {
+    MPI_Precv_init(c->rbuf, c->parts, (MPI_Count)c->bytes, MPI_BYTE, 0, tag,
+                   MPI_COMM_WORLD, MPI_INFO_NULL, &c->recv);
+  }
+}
+
+static void iteration_free(part_ctx* c) {
+  if (c->send != MPI_REQUEST_NULL) {
+    MPI_Request_free(&c->send);
+  }
+  if (c->recv != MPI_REQUEST_NULL) {
+    MPI_Request_free(&c->recv);
+  }
+}
+
+enum { kIterationCases = 3, kIterationSizes = 2 };
+static const int kParts[kIterationCases] = {1, 8, 64};
+static const long kBytes[kIterationSizes] = {1024, 65536};
+static const size_t kBufferBytes = (size_t)64 * 65536;
+
 int main(int argc, char** argv) {
-  static const int kParts[3] = {1, 8, 64};
-  static const long kBytes[2] = {1024, 65536};
   static const int kEarlyParts = 8;
   static const long kEarlyBytes[2] = {8, 1024};
   bench_opts o;
@@ -159,40 +185,58 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
-  c.sbuf = (char*)bench_alloc((size_t)(64 * 65536));
-  c.rbuf = (char*)bench_alloc((size_t)(64 * 65536));
+  c.sbuf = (char*)bench_alloc(kBufferBytes);
+  c.rbuf = (char*)bench_alloc(kBufferBytes);
   if (c.rank == 0) {
     printf("# part np=%d unit=usec, median of batches\n", np);
     fflush(stdout);
   }
-  for (j = 0; j < 2; ++j) {
-    for (i = 0; i < 3; ++i) {
+  for (j = 0; j < kIterationSizes; ++j) {
+    for (i = 0; i < kIterationCases; ++i) {
       bench_stats st;
       if (bench_out_of_time(&o)) {
         break;
       }
       c.parts = kParts[i];
       c.bytes = kBytes[j];
-      c.send = MPI_REQUEST_NULL;
-      c.recv = MPI_REQUEST_NULL;
-      if (c.rank == 0) {
-        MPI_Psend_init(c.sbuf, c.parts, (MPI_Count)c.bytes, MPI_BYTE, 1, 1,
-                       MPI_COMM_WORLD, MPI_INFO_NULL, &c.send);
-      } else if (c.rank == 1) {
-        MPI_Precv_init(c.rbuf, c.parts, (MPI_Count)c.bytes, MPI_BYTE, 0, 1,
-                       MPI_COMM_WORLD, MPI_INFO_NULL, &c.recv);
-      }
+      iteration_init(&c, 1);
       st = bench_measure(iteration_run, &c, &o, 0);
       report("part", &c, st, 1);
       st = bench_measure(plain_run, &c, &o, 0);
       report("part_plain", &c, st, 0);
-      if (c.send != MPI_REQUEST_NULL) {
-        MPI_Request_free(&c.send);
-      }
-      if (c.recv != MPI_REQUEST_NULL) {
-        MPI_Request_free(&c.recv);
+      iteration_free(&c);
+    }
+  }
+  {
+    /* The same iterations with both buffers from MPI_Alloc_mem. */
+    char* sbuf = c.sbuf;
+    char* rbuf = c.rbuf;
+    void* salloc = NULL;
+    void* ralloc = NULL;
+    MPI_Alloc_mem((MPI_Aint)kBufferBytes, MPI_INFO_NULL, &salloc);
+    MPI_Alloc_mem((MPI_Aint)kBufferBytes, MPI_INFO_NULL, &ralloc);
+    memset(salloc, 0x5a, kBufferBytes);
+    memset(ralloc, 0x5a, kBufferBytes);
+    c.sbuf = (char*)salloc;
+    c.rbuf = (char*)ralloc;
+    for (j = 0; j < kIterationSizes; ++j) {
+      for (i = 0; i < kIterationCases; ++i) {
+        bench_stats st;
+        if (bench_out_of_time(&o)) {
+          break;
+        }
+        c.parts = kParts[i];
+        c.bytes = kBytes[j];
+        iteration_init(&c, 6);
+        st = bench_measure(iteration_run, &c, &o, 0);
+        report("part_alloc", &c, st, 1);
+        iteration_free(&c);
       }
     }
+    MPI_Free_mem(salloc);
+    MPI_Free_mem(ralloc);
+    c.sbuf = sbuf;
+    c.rbuf = rbuf;
   }
   for (j = 0; j < 2; ++j) {
     bench_stats st;
@@ -201,23 +245,10 @@ int main(int argc, char** argv) {
     }
     c.parts = kEarlyParts;
     c.bytes = kEarlyBytes[j];
-    c.send = MPI_REQUEST_NULL;
-    c.recv = MPI_REQUEST_NULL;
-    if (c.rank == 0) {
-      MPI_Psend_init(c.sbuf, c.parts, (MPI_Count)c.bytes, MPI_BYTE, 1, 2,
-                     MPI_COMM_WORLD, MPI_INFO_NULL, &c.send);
-    } else if (c.rank == 1) {
-      MPI_Precv_init(c.rbuf, c.parts, (MPI_Count)c.bytes, MPI_BYTE, 0, 2,
-                     MPI_COMM_WORLD, MPI_INFO_NULL, &c.recv);
-    }
+    iteration_init(&c, 2);
     st = bench_measure(early_run, &c, &o, 0);
     report("part_early", &c, st, 1);
-    if (c.send != MPI_REQUEST_NULL) {
-      MPI_Request_free(&c.send);
-    }
-    if (c.recv != MPI_REQUEST_NULL) {
-      MPI_Request_free(&c.recv);
-    }
+    iteration_free(&c);
   }
   free(c.sbuf);
   free(c.rbuf);

@@ -4,12 +4,15 @@
 // MPI_Psend_init and names it (by segment offset) in the RTS.
 //
 //   +0     ChannelHeader    4 lines: sender's constants, receiver's CTS
-//                           line, reference count, sender's published count
+//                           line (and its direct receive buffer), reference
+//                           count, sender's published count
 //   +512   ready[P]         one 64-bit flag per send partition, each on its
 //                           own 64-byte line: the last iteration whose data
-//                           for it is staged; partitions of up to 24 bytes
+//                           for it is there; partitions of up to 24 bytes
 //                           carry their data in that line, after the flag
-//                           (one 24-byte area per iteration parity)
+//                           (one 24-byte area per iteration parity); larger
+//                           ones use the start of those areas for their
+//                           direct marks (one per parity)
 //   +S     staging[2]       two buffers of the whole packed message,
 //                           indexed by iteration parity
 //
@@ -26,10 +29,21 @@
 // iteration ahead and staging[(k + 1) & 1] it writes then held iteration
 // k - 1, which the receiver finished before it published CTS(k).
 //
+// Direct path: when the receive buffer is contiguous and in the shared
+// heap, the receiver names it in its line before the first CTS. A sender's
+// MPI_Pready(p) in iteration k that finds CTS(k) already there (the buffer
+// is then the receiver's iteration k's) packs p straight into it and sets
+// direct[p][k & 1] = k before ready[p] = k; the receiver, seeing the mark
+// equal to k, has nothing to copy. Per parity, because the sender one
+// iteration ahead sets ready[p] = k + 1 (staged: CTS(k + 1) cannot be there
+// yet) while the receiver still asks how k's data of p travelled.
+//
 // Memory ordering: ready[p]'s release store pairs with the receiver's
 // acquire load and publishes the staged bytes of p; cts_epoch's release
 // pairs with the sender's acquire and publishes the receiver's last reads
-// of the previous iteration's staging (and msg_part, before the first CTS).
+// of the previous iteration's staging (and msg_part and the direct buffer,
+// before the first CTS). A direct mark is stored before its ready flag's
+// release and read after its acquire, so relaxed is enough for it.
 #pragma once
 
 #include <atomic>
@@ -65,6 +79,13 @@ struct ChannelHeader {
   // publishes it. shmpi's receiver always chooses one message per send
   // partition, which keeps every early partition visible.
   std::atomic<std::int32_t> msg_part{-1};
+  // The receive buffer the sender may pack into directly: its segment
+  // offset (kNoDirect: stage everything) and size in bytes. Stored once,
+  // before the first CTS, whose release publishes them; never changed, as a
+  // persistent request keeps its buffer.
+  static constexpr std::uint64_t kNoDirect = ~std::uint64_t{0};
+  std::atomic<std::uint64_t> direct_offset{kNoDirect};
+  std::atomic<std::uint64_t> direct_bytes{0};
 
   // Line 2: both sides. Starts at 2 (sender, receiver side); whoever drops
   // the last reference frees the record.
@@ -88,6 +109,12 @@ static_assert(offsetof(ChannelHeader, cts_epoch) == kFalseSharingRange &&
                       3 * kFalseSharingRange &&
                   sizeof(ChannelHeader) == 4 * kFalseSharingRange,
               "one line per writer: sender constants, receiver, both, sender");
+static_assert(offsetof(ChannelHeader, direct_offset) >
+                      offsetof(ChannelHeader, cts_epoch) &&
+                  offsetof(ChannelHeader, direct_bytes) +
+                          sizeof(std::uint64_t) <=
+                      2 * kFalseSharingRange,
+              "the direct buffer is on the receiver's line, beside the CTS");
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free &&
                   std::atomic<std::uint32_t>::is_always_lock_free &&
                   std::atomic<std::int32_t>::is_always_lock_free,
@@ -107,6 +134,15 @@ inline constexpr std::size_t kInlinePartitionBytes = 24;
 static_assert(sizeof(std::uint64_t) + 2 * kInlinePartitionBytes <=
                   kReadyFlagStride,
               "the flag and both parities' data share one line");
+// Larger partitions leave those areas free: each parity's area starts with
+// that parity's direct mark (the iteration whose data of the partition the
+// sender packed straight into the receive buffer).
+inline constexpr std::size_t kDirectMarkOffset = sizeof(std::uint64_t);
+static_assert(kDirectMarkOffset % alignof(std::atomic<std::uint64_t>) == 0 &&
+                  kInlinePartitionBytes % alignof(std::atomic<std::uint64_t>) ==
+                      0 &&
+                  kInlinePartitionBytes >= sizeof(std::uint64_t),
+              "both direct marks are aligned 64-bit words in the flag line");
 
 constexpr std::size_t staging_offset(std::uint32_t send_partitions) {
   return align_up(kReadyFlagsOffset + kReadyFlagStride * send_partitions,
@@ -150,9 +186,16 @@ class Channel {
     header->staging_stride = staging_stride(header->total_bytes);
     header->sender_slot = sender_slot;
     header->receiver_slot = receiver_slot;
+    const bool small = partition_bytes <= kInlinePartitionBytes;
     for (std::uint32_t s = 0; s < send_partitions; ++s) {
-      new (record + kReadyFlagsOffset + s * kReadyFlagStride)
-          std::atomic<std::uint64_t>(0);
+      std::byte* line = record + kReadyFlagsOffset + s * kReadyFlagStride;
+      new (line) std::atomic<std::uint64_t>(0);
+      if (!small) {  // else the areas hold data
+        for (std::size_t parity = 0; parity < 2; ++parity) {
+          new (line + kDirectMarkOffset + parity * kInlinePartitionBytes)
+              std::atomic<std::uint64_t>(0);
+        }
+      }
     }
     return Channel(record);
   }
@@ -186,8 +229,51 @@ class Channel {
     return staging(iteration) + header().partition_bytes * s;
   }
 
-  // Sender: partition s's data for `iteration` is in staging (release:
-  // pairs with the acquire in has_arrived(); publishes the staged bytes).
+  // The mark of send partition s for `iteration`'s parity (partitions
+  // larger than kInlinePartitionBytes only).
+  std::atomic<std::uint64_t>& direct_mark(std::uint32_t s,
+                                          std::uint64_t iteration) const {
+    return *reinterpret_cast<std::atomic<std::uint64_t>*>(  // NOLINT: create()
+        record_ + kReadyFlagsOffset + s * kReadyFlagStride + kDirectMarkOffset +
+        (iteration & 1) * kInlinePartitionBytes);
+  }
+
+  // Receiver, before its first CTS: the sender may pack straight into
+  // `bytes` bytes at segment offset `offset`. Relaxed: the first CTS's
+  // release publishes them (the sender reads them only once cleared()).
+  void offer_direct(std::uint64_t offset, std::uint64_t bytes) const {
+    ChannelHeader& h = header();
+    h.direct_bytes.store(bytes, std::memory_order_relaxed);
+    h.direct_offset.store(offset, std::memory_order_relaxed);
+  }
+  // Sender, after cleared(k) for some k >= 1: the receive buffer's segment
+  // offset (ChannelHeader::kNoDirect if none) and size. Relaxed: ordered
+  // after offer_direct() by the CTS acquire in cleared().
+  std::uint64_t direct_offset() const {
+    return header().direct_offset.load(std::memory_order_relaxed);
+  }
+  std::uint64_t direct_bytes() const {
+    return header().direct_bytes.load(std::memory_order_relaxed);
+  }
+  // Sender, before mark_ready(s, iteration): s's data of `iteration` is
+  // in the receive buffer, not in staging. Relaxed: the ready flag's
+  // release store that follows publishes it with the data.
+  void mark_direct(std::uint32_t s, std::uint64_t iteration) const {
+    direct_mark(s, iteration).store(iteration, std::memory_order_relaxed);
+  }
+  // Receiver, after has_arrived(s, iteration) was true: whether the data
+  // went straight into the receive buffer. Relaxed: the ready flag's
+  // acquire ordered this load after the mark. The same parity's next use
+  // is iteration + 2, which needs CTS(iteration + 1), so the mark cannot
+  // change under a receiver that is still in `iteration`.
+  bool went_direct(std::uint32_t s, std::uint64_t iteration) const {
+    return direct_mark(s, iteration).load(std::memory_order_relaxed) ==
+           iteration;
+  }
+
+  // Sender: partition s's data for `iteration` is there, staged or direct
+  // (release: pairs with the acquire in has_arrived(); publishes the
+  // bytes and the direct mark).
   void mark_ready(std::uint32_t s, std::uint64_t iteration) const {
     ready(s).store(iteration, std::memory_order_release);
   }

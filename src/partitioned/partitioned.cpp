@@ -46,6 +46,14 @@ struct SendSide {
   std::uint64_t iteration = 0;  // written by start only
   bool started = false;
   IterationArray cc_part;  // iteration each partition was last made ready in
+  // The receiver's direct buffer as learnt from the channel once a CTS was
+  // there: kUnknown before, then ChannelHeader::kNoDirect or its offset
+  // (never changes after). Lets pready skip the receiver's CTS line, which
+  // it may have just written, when there is no direct buffer to check it
+  // for. Relaxed everywhere: every thread that learns it stores the same
+  // value, and writing into the buffer still needs cleared() (acquire).
+  static constexpr std::uint64_t kUnknown = ChannelHeader::kNoDirect - 1;
+  std::atomic<std::uint64_t> direct_offset{kUnknown};
   // Partitions made ready in this iteration. fetch_add acq_rel: the task
   // that sees the count reach `partitions` sees every pready's flag store.
   alignas(kCacheLineSize) std::atomic<std::uint32_t> cc_send{0};
@@ -71,10 +79,16 @@ struct RecvSide {
   std::uint64_t send_partition_bytes = 0;
   std::uint64_t kept_bytes = 0;  // bytes that land in the buffer
   bool truncated = false;        // sizes differ: MPI_ERR_TRUNCATE at completion
-  IterationArray claimed;        // iteration a thread took partition s for
-  IterationArray cc_part;        // iteration whose data of s is in the buffer
-  // Send partitions copied out in this iteration (the seed's cc, counted
-  // up). fetch_add acq_rel: the task that sees it complete sees all copies.
+  // MPI_THREAD_MULTIPLE: parrived may run in several threads at once (and
+  // beside the task), so copiers are elected by `claimed` and count with
+  // atomic read-modify-writes. Otherwise one thread at a time calls into
+  // MPI (the program orders them), and plain loads and stores do.
+  bool shared = false;
+  IterationArray claimed;  // iteration a thread took partition s for (shared)
+  IterationArray cc_part;  // iteration whose data of s is in the buffer
+  // Send partitions taken in (copied out or found written directly) in this
+  // iteration (the seed's cc, counted up). Shared: fetch_add acq_rel, so
+  // the task that sees it complete sees all copies.
   alignas(kCacheLineSize) std::atomic<std::uint32_t> cc{0};
 };
 
@@ -108,11 +122,24 @@ bool ensure_bound(p2p::Request& request, RecvSide& side) {
   side.send_partition_bytes = h.partition_bytes;
   side.kept_bytes = std::min(h.total_bytes, request.layout.bytes);
   side.truncated = h.total_bytes != request.layout.bytes;  // either way
-  side.claimed = make_iterations(side.send_partitions);
+  side.shared = g_engine->config().thread_multiple;
+  if (side.shared) {
+    side.claimed = make_iterations(side.send_partitions);
+  }
   side.cc_part = make_iterations(side.send_partitions);
   // Relaxed: published to the sender by the first CTS's release.
   h.msg_part.store(static_cast<std::int32_t>(side.send_partitions),
                    std::memory_order_relaxed);
+  // A contiguous buffer in the shared heap: the sender may pack straight
+  // into it once it has an iteration's CTS. Not for partitions that travel
+  // in their flag lines (one line already; their areas hold no marks).
+  const segment::Segment& segment = g_engine->segment();
+  if (request.layout.map == nullptr && request.layout.bytes != 0 &&
+      !side.channel.inline_partitions() &&
+      segment.in_heap(request.layout.base, request.layout.bytes)) {
+    side.channel.offer_direct(segment.offset_of(request.layout.base),
+                              request.layout.bytes);
+  }
   // Release: pairs with the acquire above.
   side.bound.store(true, std::memory_order_release);
   return true;
@@ -128,36 +155,102 @@ void publish_cts_if_due(RecvSide& side) {
       g_engine->control(side.channel.header().sender_slot));
 }
 
-// Copies send partition s of the current iteration into the buffer if it
-// has arrived and no other thread does. True once its data is there.
-bool try_copy(const p2p::Request& request, RecvSide& side, std::uint32_t s) {
-  const std::uint64_t k = side.iteration;
-  // Acquire: pairs with the release below in whichever thread copied.
-  if (side.cc_part[s].load(std::memory_order_acquire) >= k) {
-    return true;
-  }
-  if (!side.channel.has_arrived(s, k)) {
-    return false;
+// Takes send partition s of the current iteration, which has arrived and
+// is not in the buffer yet, for this thread. Shared: elects one copier
+// among the threads calling parrived and the task; false if another one
+// took it.
+bool claim(RecvSide& side, std::uint32_t s, std::uint64_t k) {
+  if (!side.shared) {
+    return true;  // one thread at a time: cc_part alone says what is done
   }
   // Relaxed: the claim only elects one copier; the data is ordered by the
-  // ready flag (acquired above) and cc_part's release.
+  // ready flag (acquired by the caller) and cc_part's release.
   std::uint64_t seen = side.claimed[s].load(std::memory_order_relaxed);
-  if (seen >= k || !side.claimed[s].compare_exchange_strong(
-                       seen, k, std::memory_order_relaxed)) {
-    return false;  // another thread is copying it
+  return seen < k && side.claimed[s].compare_exchange_strong(
+                         seen, k, std::memory_order_relaxed);
+}
+
+// Send partitions [first, first + count) of iteration k are in the buffer
+// (copied here or written directly by the sender); adds them to cc.
+void count_in(RecvSide& side, std::uint32_t first, std::uint32_t count,
+              std::uint64_t k) {
+  for (std::uint32_t s = first; s < first + count; ++s) {
+    // Release: pairs with the acquire in bring_in(); publishes the copy to
+    // a thread that finds the partition done.
+    side.cc_part[s].store(k, std::memory_order_release);
   }
-  const ByteRange kept =
-      send_partition_bytes_kept(side.send_partition_bytes, s, side.kept_bytes);
-  if (kept.end > kept.begin) {  // else the receive buffer ends before s
-    const std::uint64_t first = side.send_partition_bytes * s;
-    datatype::unpack(request.layout, kept.begin,
-                     side.channel.partition_data(s, k) + (kept.begin - first),
-                     kept.end - kept.begin);
+  if (side.shared) {
+    // acq_rel: the task that sees cc complete sees every copy.
+    side.cc.fetch_add(count, std::memory_order_acq_rel);
+  } else {
+    // Relaxed: only this thread (or one the program ordered after it)
+    // reads or writes cc; no locked instruction needed.
+    side.cc.store(side.cc.load(std::memory_order_relaxed) + count,
+                  std::memory_order_relaxed);
   }
-  // Release: pairs with the acquire at the top; publishes the copy.
-  side.cc_part[s].store(k, std::memory_order_release);
-  side.cc.fetch_add(1, std::memory_order_acq_rel);
-  return true;
+}
+
+// Copies staged send partitions [first, first + count) of iteration k
+// into the buffer with one unpack (consecutive partitions are consecutive
+// in staging and in the packed stream: fewer, longer copies prefetch
+// better), then counts them in.
+void copy_run(const p2p::Request& request, RecvSide& side, std::uint32_t first,
+              std::uint32_t count, std::uint64_t k) {
+  const std::uint64_t begin = side.send_partition_bytes * first;
+  const std::uint64_t end =
+      std::min(begin + side.send_partition_bytes * count, side.kept_bytes);
+  if (end > begin) {  // else the receive buffer ends before the run
+    datatype::unpack(request.layout, begin,
+                     side.channel.partition_data(first, k), end - begin);
+  }
+  count_in(side, first, count, k);
+}
+
+// Brings what has arrived of send partitions [first, first + count) of the
+// current iteration into the buffer: partitions the sender wrote directly
+// need nothing, staged ones are copied, consecutive ones together. True
+// once all of them are in.
+bool bring_in(const p2p::Request& request, RecvSide& side, std::uint32_t first,
+              std::uint32_t count) {
+  const std::uint64_t k = side.iteration;
+  // Runs only where staged partitions lie back to back (not in flag
+  // lines), and not when other threads may be polling: a partition claimed
+  // into a run stays unavailable to them until the whole run is copied.
+  const bool runs = !side.shared && !side.channel.inline_partitions();
+  bool all_in = true;
+  std::uint32_t run_first = 0;
+  std::uint32_t run_count = 0;
+  for (std::uint32_t s = first; s < first + count; ++s) {
+    // Acquire: pairs with the release in count_in() in whichever thread
+    // took s in.
+    if (side.cc_part[s].load(std::memory_order_acquire) >= k) {
+      continue;
+    }
+    if (!side.channel.has_arrived(s, k) || !claim(side, s, k)) {
+      all_in = false;  // not there yet, or another thread is copying it
+      continue;
+    }
+    if (side.channel.went_direct(s, k)) {
+      count_in(side, s, 1, k);
+      continue;
+    }
+    if (run_count != 0 && run_first + run_count != s) {
+      copy_run(request, side, run_first, run_count, k);
+      run_count = 0;
+    }
+    if (run_count == 0) {
+      run_first = s;
+    }
+    ++run_count;
+    if (!runs) {
+      copy_run(request, side, run_first, run_count, k);
+      run_count = 0;
+    }
+  }
+  if (run_count != 0) {
+    copy_run(request, side, run_first, run_count, k);
+  }
+  return all_in;
 }
 
 bool recv_task(p2p::Request& request) {
@@ -171,11 +264,10 @@ bool recv_task(p2p::Request& request) {
   const std::uint64_t published = side.channel.published();
   if (published != side.last_scan) {
     side.last_scan = published;
-    for (std::uint32_t s = 0; s < side.send_partitions; ++s) {
-      try_copy(request, side, s);
-    }
+    bring_in(request, side, 0, side.send_partitions);
   }
-  // Acquire: pairs with each copier's fetch_add; every copy is done.
+  // Acquire: pairs with each copier's fetch_add (shared); every copy is
+  // done.
   if (side.cc.load(std::memory_order_acquire) != side.send_partitions) {
     return false;
   }
@@ -189,6 +281,18 @@ bool recv_task(p2p::Request& request) {
 
 // --------------------------------------------------------------- sender
 
+// After cleared(k) for some k >= 1 was true: the receiver's direct buffer
+// offset (ChannelHeader::kNoDirect if none), remembered in the request.
+std::uint64_t learn_direct_offset(SendSide& side) {
+  // Relaxed: see SendSide::direct_offset.
+  std::uint64_t offset = side.direct_offset.load(std::memory_order_relaxed);
+  if (offset == SendSide::kUnknown) {
+    offset = side.channel.direct_offset();
+    side.direct_offset.store(offset, std::memory_order_relaxed);
+  }
+  return offset;
+}
+
 bool send_task(p2p::Request& request) {
   SendSide& side = send_side(request);
   // Acquire: pairs with the pready fetch_adds (all partitions staged).
@@ -196,6 +300,7 @@ bool send_task(p2p::Request& request) {
       !side.channel.cleared(side.iteration)) {
     return false;
   }
+  learn_direct_offset(side);
   request.status.source = request.peer;
   request.status.tag = request.tag;
   request.status.bytes = request.layout.bytes;
@@ -307,8 +412,28 @@ void start(p2p::Request& request) {
 
 namespace {
 
-// Stages one partition and sets its ready flag; the caller wakes and counts
-// once per batch (finish_batch).
+// The receive buffer (in this process's mapping) when iteration k's data
+// may go straight into it, else nullptr (stage). Only once CTS(k) is
+// there: before it the receiver may still be using the buffer for
+// iteration k - 1, or its program reading it between the two.
+std::byte* direct_target(SendSide& side, std::uint64_t k) {
+  // Relaxed: see SendSide::direct_offset. Known to be absent: stage without
+  // reading the receiver's line.
+  if (side.direct_offset.load(std::memory_order_relaxed) ==
+          ChannelHeader::kNoDirect ||
+      side.channel.inline_partitions() || !side.channel.cleared(k)) {
+    return nullptr;
+  }
+  const std::uint64_t offset = learn_direct_offset(side);
+  if (offset == ChannelHeader::kNoDirect) {
+    return nullptr;
+  }
+  return g_engine->segment().at<std::byte>(offset);
+}
+
+// Stages one partition (or writes it straight into the receive buffer) and
+// sets its ready flag; the caller wakes and counts once per batch
+// (finish_batch).
 Result<void> stage_one(p2p::Request& request, SendSide& side,
                        std::int64_t partition) {
   if (partition < 0 || partition >= side.partitions) {
@@ -326,8 +451,20 @@ Result<void> stage_one(p2p::Request& request, SendSide& side,
   }
   side.cc_part[p].store(k, std::memory_order_relaxed);
   if (side.channel.valid()) {
-    datatype::pack(request.layout, side.partition_bytes * p,
-                   side.channel.partition_data(p, k), side.partition_bytes);
+    if (std::byte* target = direct_target(side, k)) {
+      // The receiver's buffer is its iteration k's: only the bytes that
+      // fit go in (the rest is truncated, as when copied out of staging).
+      const ByteRange kept = send_partition_bytes_kept(
+          side.partition_bytes, p, side.channel.direct_bytes());
+      if (kept.end > kept.begin) {
+        datatype::pack(request.layout, kept.begin, target + kept.begin,
+                       kept.end - kept.begin);
+      }
+      side.channel.mark_direct(p, k);
+    } else {
+      datatype::pack(request.layout, side.partition_bytes * p,
+                     side.channel.partition_data(p, k), side.partition_bytes);
+    }
     side.channel.mark_ready(p, k);
   }
   return {};
@@ -397,10 +534,7 @@ Result<bool> parrived(p2p::Request& request, std::int64_t partition) {
   const SendSpan span = overlapping_send_partitions(
       side.partition_bytes, static_cast<std::uint32_t>(partition),
       side.send_partition_bytes, side.send_partitions);
-  bool arrived = true;
-  for (std::uint32_t s = span.first; s < span.first + span.count; ++s) {
-    arrived = try_copy(request, side, s) && arrived;
-  }
+  const bool arrived = bring_in(request, side, span.first, span.count);
   if (!arrived) {
     // The program may be polling: keep other requests moving, but not on
     // every call, or a partition that arrives during a progress pass is

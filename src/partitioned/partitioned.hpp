@@ -6,11 +6,13 @@
 // the ring; precv_init matches an RTS that already arrived or queues itself
 // on the engine's partitioned queues (never the ordinary ones). The
 // receiver answers with a CTS at its first start once matched, and at
-// every start after that. pready copies the partition into staging at
-// once, whatever the CTS; parrived copies arrived send partitions out of
-// staging into the receive buffer and says whether every send partition
-// overlapping the asked one is there. Completion of an iteration runs as an
-// engine task, so MPI_Wait/Test and their array forms work unchanged.
+// every start after that. pready copies the partition at once, whatever
+// the CTS: into staging, or straight into the receive buffer when that is
+// contiguous in the shared heap and this iteration's CTS is already there;
+// parrived copies arrived staged send partitions into the receive buffer
+// and says whether every send partition overlapping the asked one is there.
+// Completion of an iteration runs as an engine task, so MPI_Wait/Test and their
+// array forms work unchanged.
 //
 // The seed's counters (003) keep their meaning, on this process's side:
 //  - cc: the request's completion (Request::complete), cleared by start and

@@ -5,7 +5,11 @@
 // Two ranks send to each other. In every iteration four threads each make
 // a quarter of the send partitions ready (in reverse order) and poll
 // MPI_Parrived on a quarter of the receive partitions until they have all
-// arrived, checking their content; the main thread then waits.
+// arrived, checking their content; the main thread then waits. With
+// "alloc" both buffers come from MPI_Alloc_mem (shmpi's senders then write
+// into the receive buffer directly once they have the iteration's CTS).
+//
+// usage: threads [alloc]
 #include <pthread.h>
 
 #include "mpitest.h"
@@ -50,8 +54,17 @@ int main(int argc, char** argv) {
   const int rank = mt_rank();
   peer = 1 - rank;
   const int total = kParts * kPerPart;
-  sbuf = mt_malloc((size_t)total * sizeof(int));
-  rbuf = mt_malloc((size_t)total * sizeof(int));
+  const int alloc = argc > 1 && strcmp(argv[1], "alloc") == 0;
+  if (alloc) {
+    MPI_Alloc_mem((MPI_Aint)total * (MPI_Aint)sizeof(int), MPI_INFO_NULL,
+                  &sbuf);
+    MPI_Alloc_mem((MPI_Aint)total * (MPI_Aint)sizeof(int), MPI_INFO_NULL,
+                  &rbuf);
+    MT_ASSERT(sbuf != NULL && rbuf != NULL);
+  } else {
+    sbuf = mt_malloc((size_t)total * sizeof(int));
+    rbuf = mt_malloc((size_t)total * sizeof(int));
+  }
   MPI_Psend_init(sbuf, kParts, kPerPart, MPI_INT, peer, 0, MPI_COMM_WORLD,
                  MPI_INFO_NULL, &sreq);
   MPI_Precv_init(rbuf, kParts, kPerPart, MPI_INT, peer, 0, MPI_COMM_WORLD,
@@ -76,8 +89,13 @@ int main(int argc, char** argv) {
   }
   MPI_Request_free(&sreq);
   MPI_Request_free(&rreq);
-  free(sbuf);
-  free(rbuf);
+  if (alloc) {
+    MPI_Free_mem(sbuf);
+    MPI_Free_mem(rbuf);
+  } else {
+    free(sbuf);
+    free(rbuf);
+  }
   MPI_Finalize();
   return 0;
 }

@@ -152,6 +152,105 @@ TEST(Channel, ManyIterationsAcrossThreads) {
   many_iterations_across_threads(8);   // in the flag lines
 }
 
+TEST(Channel, NoDirectBufferUntilTheReceiverOffersOne) {
+  Record r(4, 64);
+  EXPECT_EQ(r.channel.direct_offset(), ChannelHeader::kNoDirect);
+  r.channel.offer_direct(4096, 200);
+  r.channel.publish_cts(1);  // publishes the offer
+  ASSERT_TRUE(r.channel.cleared(1));
+  EXPECT_EQ(r.channel.direct_offset(), 4096u);
+  EXPECT_EQ(r.channel.direct_bytes(), 200u);
+}
+
+TEST(Channel, DirectMarksStartClearAndSitInTheFlagLine) {
+  Record r(3, kInlinePartitionBytes + 8);
+  for (std::uint32_t s = 0; s < 3; ++s) {
+    const auto* flag = reinterpret_cast<const std::byte*>(&r.channel.ready(s));
+    for (std::uint64_t k : {1, 2}) {
+      EXPECT_FALSE(r.channel.went_direct(s, k));
+      const auto* mark =
+          reinterpret_cast<const std::byte*>(&r.channel.direct_mark(s, k));
+      EXPECT_GE(mark, flag + sizeof(std::uint64_t));
+      EXPECT_LE(mark + sizeof(std::uint64_t), flag + kReadyFlagStride);
+    }
+    EXPECT_NE(&r.channel.direct_mark(s, 1), &r.channel.direct_mark(s, 2));
+    EXPECT_EQ(&r.channel.direct_mark(s, 1), &r.channel.direct_mark(s, 3));
+  }
+}
+
+// The sender one iteration ahead: k went direct, k + 1 is staged and its
+// flag already says k + 1 while the receiver still asks about k. A single
+// "went direct" bit would have been cleared by k + 1 and sent the receiver
+// to stale staging.
+TEST(Channel, DirectMarkSurvivesTheNextIterationStaged) {
+  Record r(2, 64);
+  r.channel.publish_cts(1);
+  r.channel.mark_direct(0, 1);  // iteration 1 of partition 0: direct
+  r.channel.mark_ready(0, 1);
+  stage(r.channel, 1, 1, std::byte{1});  // partition 1: staged
+  stage(r.channel, 0, 2, std::byte{2});  // iteration 2, before CTS(2)
+  EXPECT_TRUE(r.channel.has_arrived(0, 1));
+  EXPECT_TRUE(r.channel.went_direct(0, 1));
+  EXPECT_FALSE(r.channel.went_direct(0, 2));
+  EXPECT_FALSE(r.channel.went_direct(1, 1));
+  // Iteration 3 (same parity as 1) staged: the old mark no longer counts.
+  r.channel.publish_cts(2);
+  stage(r.channel, 0, 3, std::byte{3});
+  EXPECT_FALSE(r.channel.went_direct(0, 3));
+  // Iteration 4 direct again, iteration 2's answer unchanged meanwhile.
+  r.channel.publish_cts(3);
+  r.channel.mark_direct(0, 4);
+  EXPECT_TRUE(r.channel.went_direct(0, 4));
+  EXPECT_FALSE(r.channel.went_direct(0, 2));
+}
+
+// A sender alternating between direct and staged iterations across
+// threads; the receiver finds each iteration's bytes where the marks say.
+TEST(Channel, DirectAndStagedIterationsAcrossThreads) {
+  constexpr std::uint32_t kParts = 4;
+  constexpr std::uint64_t kBytes = 48;
+  constexpr std::uint64_t kIterations = 2000;
+  Record r(kParts, kBytes);
+  std::vector<std::byte> buffer(kParts * kBytes);
+  const Channel channel = r.channel;
+  std::byte* direct = buffer.data();
+  std::thread sender([channel, direct] {
+    for (std::uint64_t k = 1; k <= kIterations; ++k) {
+      for (std::uint32_t s = 0; s < kParts; ++s) {
+        const auto value = static_cast<std::byte>((k * 7 + s) & 0xff);
+        if (channel.cleared(k) && (k + s) % 3 != 0) {
+          std::memset(direct + s * kBytes, static_cast<int>(value), kBytes);
+          channel.mark_direct(s, k);
+          channel.mark_ready(s, k);
+        } else {
+          stage(channel, s, k, value);
+        }
+      }
+      while (!channel.cleared(k)) {
+        std::this_thread::yield();
+      }
+    }
+  });
+  bool ok = true;
+  for (std::uint64_t k = 1; k <= kIterations && ok; ++k) {
+    channel.publish_cts(k);
+    for (std::uint32_t s = 0; s < kParts; ++s) {
+      while (!channel.has_arrived(s, k)) {
+        std::this_thread::yield();
+      }
+      const std::byte* data = channel.went_direct(s, k)
+                                  ? direct + s * kBytes
+                                  : channel.partition_data(s, k);
+      const auto expected = static_cast<std::byte>((k * 7 + s) & 0xff);
+      for (std::uint64_t b = 0; b < kBytes; ++b) {
+        ok = ok && data[b] == expected;
+      }
+    }
+  }
+  sender.join();
+  EXPECT_TRUE(ok);
+}
+
 TEST(Channel, LastReferenceFrees) {
   Record r(1, 8);
   EXPECT_FALSE(r.channel.drop_reference());
