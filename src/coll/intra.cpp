@@ -147,7 +147,12 @@ Task bcast(Comm& c, Layout data, int root) {
   for (std::size_t at = 0; at < total; at += chunk) {
     const std::size_t n = std::min(chunk, total - at);
     if (c.rank == root) {
-      co_await writable(c);
+      // The root only writes: inline rounds may run ahead of slow readers.
+      if (n <= kInline) {
+        co_await writable_inline(c);
+      } else {
+        co_await writable(c);
+      }
       datatype::pack(data, at, write_area(c, n), n);
       publish(c);
     } else {
@@ -170,7 +175,12 @@ Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
                                  : 0);
   for (std::size_t first = 0; first < unit.count; first += per_round) {
     const std::size_t n = std::min(per_round, unit.count - first);
-    co_await writable(c);
+    // Non-roots only write: inline rounds may run ahead of a slow root.
+    if (n * size <= kInline) {
+      co_await writable_inline(c);
+    } else {
+      co_await writable(c);
+    }
     datatype::pack(send, first * size, write_area(c, n * size), n * size);
     publish(c);
     if (c.rank == root) {
@@ -547,7 +557,8 @@ bool bcast_now(Comm& c, const Layout& data, int root) {
     return true;
   }
   if (c.rank == root) {
-    wait_for([&c] { return writable_now(c); });
+    // The root only writes: it may run ahead of slow readers.
+    wait_for([&c] { return writable_inline_now(c); });
     datatype::pack(data, 0, write_area(c, data.bytes), data.bytes);
     publish(c);
   } else {
@@ -569,7 +580,8 @@ bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
   if (bytes == 0) {
     return true;
   }
-  wait_for([&c] { return writable_now(c); });
+  // Non-roots only write: they may run ahead of a slow root.
+  wait_for([&c] { return writable_inline_now(c); });
   datatype::pack(send, 0, write_area(c, bytes), bytes);
   publish(c);
   if (c.rank == root) {

@@ -52,6 +52,34 @@ bool writable_now(Comm& comm) {
   return true;
 }
 
+bool writable_inline_now(Comm& comm) {
+  mpi::detail::CommShared& shared = *comm.shared;
+  constexpr std::uint64_t kAhead = scratch::kSlotsPerMember - 1;
+  // The next round's slot last held round + 1 - kSlotsPerMember; its
+  // readers are done once they have published the round after it.
+  if (shared.round < kAhead) {
+    return true;  // the slot was never used: the round it held is <= 0
+  }
+  const std::uint64_t needed = shared.round + 2 - scratch::kSlotsPerMember;
+  // all_seen starts at the block's first round (older rounds belong to no
+  // one still reading), so a new communicator is not held back by them.
+  if (shared.all_seen >= needed) {
+    return true;
+  }
+  for (int m = 0; m < comm.size; ++m) {
+    // Acquire: pairs with the member's release in publish(); its reads of
+    // that slot happened before. A member's word in the slot of round j
+    // is >= j exactly when it has published j.
+    const std::uint64_t seen =
+        member_slot(comm, m, needed).round.load(std::memory_order_acquire);
+    if (seen < needed) {
+      return false;
+    }
+  }
+  shared.all_seen = needed;  // > all_seen, checked above
+  return true;
+}
+
 void wait_writable(Comm& comm) {
   mpi::state().engine->wait_until([&comm] { return writable_now(comm); });
 }

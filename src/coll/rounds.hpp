@@ -23,11 +23,21 @@ namespace shmpi::coll {
 
 using mpi::Comm;
 
-// True when this member may write its slot of the next round now.
+// True when this member may write its slot of the next round now, inline
+// or in a bulk buffer: every member has published the current round (so
+// has finished reading the round before, whose slot parity and bulk buffer
+// the next round reuses).
 bool writable_now(Comm& comm);
+// The same for data that fits inline: the next round's slot was last used
+// kSlotsPerMember rounds before, so a member that only writes may run up
+// to kSlotsPerMember - 1 rounds ahead of the slowest reader.
+bool writable_inline_now(Comm& comm);
 // Waits (in the calling coroutine) until writable_now().
 inline auto writable(Comm& comm) {
   return until([&comm] { return writable_now(comm); });
+}
+inline auto writable_inline(Comm& comm) {
+  return until([&comm] { return writable_inline_now(comm); });
 }
 // Blocking form, for the agreement rounds of communicator creation.
 void wait_writable(Comm& comm);

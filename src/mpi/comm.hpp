@@ -30,9 +30,10 @@ struct CommShared {
   scratch::CommBlock* block = nullptr;
   std::uint64_t key = 0;    // its directory key (0: not in the directory)
   std::uint64_t round = 0;  // the last round this process published
-  // Every member had published at least this round when we last looked:
-  // our slot of parity `all_seen + 1` may be rewritten (no one still reads
-  // it). Collective rounds in which not everyone reads everyone lag.
+  // Every member had published at least this round when we last looked,
+  // so nobody still reads rounds before it: the slots and bulk buffers
+  // they used may be rewritten. Collective rounds in which not everyone
+  // reads everyone lag.
   std::uint64_t all_seen = 0;
   std::atomic<std::uint64_t>* bulk = nullptr;  // the block's bulk words
   std::uint32_t leader = 0;  // local rank of the member with the lowest slot

@@ -243,6 +243,10 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   const segment::Segment& segment = s.runtime->segment();
   static_assert(kWorldBlockInScratch >=
                 scratch::kPoolHeadsInScratch + sizeof(scratch::PoolHeads));
+  // The world block lives in the scratch area's per-rank room (layout.cpp:
+  // a line plus a staging chunk of at least 4 KiB per rank).
+  static_assert(CommBlock::bytes_for(1) <=
+                kFalseSharingRange + kFalseSharingRange + 4096);
   // The segment starts zeroed, so every round word is 0; the block is never
   // freed (key 0: not in the directory).
   w.shared = new detail::CommShared();

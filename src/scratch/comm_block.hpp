@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // A communicator's block in the collective scratch area. Every member owns
-// two MemberSlots (one per round parity) and is their only writer; a round
-// is "every member wrote its slot for round n and released n into its round
-// word". Readers acquire the round word and then read the slot. Parity
-// reuse is safe because a member publishes round n + 2 only after it has
-// read every slot of round n + 1, which every member publishes only after
-// it has read round n (docs/design.md#scratch-blocks).
+// kSlotsPerMember MemberSlots (round n uses slot n % kSlotsPerMember) and is
+// their only writer; a round is "every member wrote its slot for round n
+// and released n into its round word". Readers acquire the round word and
+// then read the slot. A member reuses a slot only once every member has
+// published a round that says it finished reading the slot's last use
+// (coll/rounds.hpp: writable; docs/design.md#scratch-blocks). Rounds where
+// everyone reads everyone need two slots; more let a member that only
+// writes (a broadcast's root, a reduction's non-roots) run ahead of slow
+// readers, which is what ranks sharing cores need.
 #pragma once
 
 #include <atomic>
@@ -19,6 +22,10 @@
 namespace shmpi::scratch {
 
 inline constexpr std::uint64_t kBlockMagic = 0x73636b31626c6b31ULL;
+// Slots per member (a power of two, at least 2).
+inline constexpr std::uint32_t kSlotsPerMember = 8;
+static_assert(kSlotsPerMember >= 2 &&
+              (kSlotsPerMember & (kSlotsPerMember - 1)) == 0);
 // What a member says in one round.
 struct alignas(kFalseSharingRange) MemberSlot {
   // Released last: the round this slot's contents belong to.
@@ -48,7 +55,7 @@ inline constexpr std::uint32_t kError = 4;     // local argument error
 
 struct alignas(kFalseSharingRange) BlockHeader {
   std::uint64_t magic;
-  std::uint32_t capacity;    // member slot pairs
+  std::uint32_t capacity;    // members the block has slots for
   std::uint32_t size_class;  // index into the pool's free lists
   // Members holding the block; the one that drops it to zero frees it.
   std::atomic<std::uint32_t> references;
@@ -86,13 +93,14 @@ inline constexpr std::size_t kBulkBytes = 32 * 1024;
 
 struct CommBlock {
   BlockHeader header;
-  // MemberSlot members[capacity][2] follows, then one word per member: the
-  // offset of the member's two bulk buffers (0: none yet). Bulk buffers
-  // stay with the block when it is recycled; the member in that place
-  // reuses them.
+  // MemberSlot members[capacity][kSlotsPerMember] follows, then one word
+  // per member: the offset of the member's two bulk buffers (0: none yet).
+  // Bulk buffers stay with the block when it is recycled; the member in
+  // that place reuses them.
   MemberSlot& slot(std::uint32_t member, std::uint64_t round) {
     auto* first = reinterpret_cast<MemberSlot*>(this + 1);
-    return first[static_cast<std::size_t>(member) * 2 + (round & 1u)];
+    return first[static_cast<std::size_t>(member) * kSlotsPerMember +
+                 (round & (kSlotsPerMember - 1))];
   }
   CollSlot& coll_slot(std::uint32_t member, std::uint64_t round) {
     return reinterpret_cast<CollSlot&>(slot(member, round));
@@ -102,11 +110,12 @@ struct CommBlock {
   std::atomic<std::uint64_t>* bulk_words(std::uint32_t capacity) {
     auto* first = reinterpret_cast<MemberSlot*>(this + 1);
     return reinterpret_cast<std::atomic<std::uint64_t>*>(
-        first + static_cast<std::size_t>(capacity) * 2);
+        first + static_cast<std::size_t>(capacity) * kSlotsPerMember);
   }
   static constexpr std::size_t bytes_for(std::uint32_t capacity) {
     return sizeof(BlockHeader) +
-           static_cast<std::size_t>(capacity) * 2 * sizeof(MemberSlot) +
+           static_cast<std::size_t>(capacity) * kSlotsPerMember *
+               sizeof(MemberSlot) +
            static_cast<std::size_t>(capacity) * sizeof(std::uint64_t);
   }
 };

@@ -47,8 +47,9 @@ SegmentLayout compute_layout(const SegmentConfig& config) noexcept {
   offset = align_up(offset + capacity * kRankInfoBytes, kPageSize);
 
   // Collective scratch area: the fixed part (headers, block directory),
-  // then per rank one line of the world's block plus a data area of one
-  // staging chunk (the world block needs 896 B per rank, well inside).
+  // then per rank one line plus a data area of one staging chunk, where
+  // the world's block lives (it needs kSlotsPerMember slots of 384 B and a
+  // word per rank, well inside; comm_registry.cpp asserts it).
   layout.scratch_bytes =
       config.scratch_bytes != 0
           ? align_up(config.scratch_bytes, kPageSize)

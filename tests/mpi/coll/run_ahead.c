@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// Long loops of small rooted collectives, where a member that only writes
+// (a broadcast's root, a reduction's non-roots) may get rounds ahead of
+// members that read (MPI 4.0 §6.1: a collective may return as soon as the
+// caller's part is done, so a root need not wait for the others). Readers
+// sleep now and then, so writers do get ahead; the roots change, and
+// large broadcasts, allreduces and barriers come in between, so ahead-running
+// small rounds meet rounds that reuse every slot and bulk buffer. Every
+// result is checked, on every rank, in every iteration.
+//
+// Modes: blocking (MPI_Bcast/MPI_Reduce...) and nonblocking (each call as
+// its I-form followed at once by MPI_Wait, plus a window of MPI_Ibcasts
+// waited for together).
+#include "mpitest.h"
+
+enum { kIters = 600, kRun = 12, kSmall = 6, kLarge = 40000, kWindow = 8 };
+
+static int value_of(int iter, int root, int k) {
+  return iter * 131 + root * 17 + k * 7 + 1;
+}
+
+// Now and then a rank stops for a moment (a descheduled reader) before a
+// run of kRun calls of one kind: rank-dependent, so different ranks lag in
+// different iterations, and the writers of the run get ahead of it.
+static void maybe_lag(int iter, int rank) {
+  if ((iter * 7 + rank * 13) % 23 == 0) {
+    mt_sleep_ms(1);
+  }
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int rank = mt_rank();
+  const int size = mt_size();
+  MT_CHECK(argc == 2, "usage: run_ahead blocking|nonblocking");
+  const int nonblocking = strcmp(argv[1], "nonblocking") == 0;
+  const long iters = mt_scale(kIters);
+  int* large = mt_malloc(sizeof(int) * kLarge);
+  int small[kSmall];
+  int window[kWindow][kSmall];
+
+  for (long it = 0; it < iters; ++it) {
+    const int iter = (int)it;
+    const int root =
+        (iter / 5) % size;  // a few runs from one root, then another
+    maybe_lag(iter, rank);
+
+    // A run of broadcasts of a few ints from the root.
+    for (int j = 0; j < kRun; ++j) {
+      const int i = (int)it * kRun + j;
+      for (int k = 0; k < kSmall; ++k) {
+        small[k] = rank == root ? value_of(i, root, k) : -1;
+      }
+      if (nonblocking) {
+        MPI_Request request;
+        MT_CHECK_MPI(
+            MPI_Ibcast(small, kSmall, MPI_INT, root, MPI_COMM_WORLD, &request));
+        MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+      } else {
+        MT_CHECK_MPI(MPI_Bcast(small, kSmall, MPI_INT, root, MPI_COMM_WORLD));
+      }
+      for (int k = 0; k < kSmall; ++k) {
+        MT_CHECK(small[k] == value_of(i, root, k),
+                 "iteration %d: bcast from %d: element %d is %d, want %d", i,
+                 root, k, small[k], value_of(i, root, k));
+      }
+    }
+
+    // A run of sums of a few ints at the root.
+    maybe_lag(iter + 1, rank);
+    for (int j = 0; j < kRun; ++j) {
+      const int i = (int)it * kRun + j;
+      int contribution[kSmall];
+      int sum[kSmall];
+      for (int k = 0; k < kSmall; ++k) {
+        contribution[k] = value_of(i, rank, k);
+        sum[k] = -1;
+      }
+      if (nonblocking) {
+        MPI_Request request;
+        MT_CHECK_MPI(MPI_Ireduce(contribution, sum, kSmall, MPI_INT, MPI_SUM,
+                                 root, MPI_COMM_WORLD, &request));
+        MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+      } else {
+        MT_CHECK_MPI(MPI_Reduce(contribution, sum, kSmall, MPI_INT, MPI_SUM,
+                                root, MPI_COMM_WORLD));
+      }
+      if (rank == root) {
+        for (int k = 0; k < kSmall; ++k) {
+          int want = 0;
+          for (int r = 0; r < size; ++r) {
+            want += value_of(i, r, k);
+          }
+          MT_CHECK(sum[k] == want,
+                   "iteration %d: reduce at %d: element %d is %d, want %d", i,
+                   root, k, sum[k], want);
+        }
+      }
+    }
+
+    // Every 10th iteration: a window of broadcasts in flight together.
+    if (nonblocking && iter % 10 == 5) {
+      MPI_Request requests[kWindow];
+      for (int w = 0; w < kWindow; ++w) {
+        for (int k = 0; k < kSmall; ++k) {
+          window[w][k] = rank == root ? value_of(iter + w, root, k) : -1;
+        }
+        MT_CHECK_MPI(MPI_Ibcast(window[w], kSmall, MPI_INT, root,
+                                MPI_COMM_WORLD, &requests[w]));
+      }
+      MT_CHECK_MPI(MPI_Waitall(kWindow, requests, MPI_STATUSES_IGNORE));
+      for (int w = 0; w < kWindow; ++w) {
+        for (int k = 0; k < kSmall; ++k) {
+          MT_CHECK(window[w][k] == value_of(iter + w, root, k),
+                   "iteration %d: window bcast %d: element %d is %d", iter, w,
+                   k, window[w][k]);
+        }
+      }
+    }
+
+    // Now and then, rounds that reuse every slot and the bulk buffers.
+    if (iter % 37 == 11) {
+      for (int k = 0; k < kLarge; ++k) {
+        large[k] = rank == root ? value_of(iter, root, k) : 0;
+      }
+      MT_CHECK_MPI(MPI_Bcast(large, kLarge, MPI_INT, root, MPI_COMM_WORLD));
+      for (int k = 0; k < kLarge; k += 997) {
+        MT_CHECK(large[k] == value_of(iter, root, k),
+                 "iteration %d: large bcast: element %d is %d", iter, k,
+                 large[k]);
+      }
+    }
+    if (iter % 41 == 3) {
+      int mine = rank + iter;
+      int total = 0;
+      MT_CHECK_MPI(
+          MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+      MT_CHECK(total == size * iter + size * (size - 1) / 2,
+               "iteration %d: allreduce gave %d", iter, total);
+    }
+    if (iter % 43 == 7) {
+      MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    }
+  }
+  free(large);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    printf("run_ahead %s: ok\n", argv[1]);
+  }
+  MPI_Finalize();
+  return 0;
+}
