@@ -26,6 +26,10 @@ enum class Protocol : std::uint8_t {
   // receives never see ordinary messages.
   kPartRts = 4,       // MPI_Psend_init: payload = channel record offset
   kPartWithdraw = 5,  // request freed before any MPI_Start: drop its RTS
+  // Eager through one staging chunk of the receiver's pool, already filled
+  // when the envelope is pushed: payload = the chunk's index. No rendezvous
+  // slot: the receiver copies the chunk out and returns it to its pool.
+  kChunk = 6,
 };
 
 enum EnvelopeFlags : std::uint8_t {

@@ -221,6 +221,9 @@ bool Engine::poll_rings() {
         case Protocol::kRendezvous:
           handle_rendezvous(p, *head, envelope);
           break;
+        case Protocol::kChunk:
+          handle_chunk(p, *head, envelope);
+          break;
         case Protocol::kPartRts:
         case Protocol::kPartWithdraw:
           handle_part_control(p, *head, envelope);
@@ -432,6 +435,50 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head,
   match_.add_unexpected(&message->entry);
 }
 
+void Engine::take_chunk_message(std::uint32_t chunk_id, std::uint64_t length,
+                                const datatype::Layout& destination) {
+  const std::uint32_t me = config_.my_slot;
+  datatype::unpack(destination, 0, chunk(me, chunk_id),
+                   std::min<std::uint64_t>(length, destination.bytes));
+  shm_queues::return_chunks(pool(me), std::uint64_t{1} << chunk_id);
+  wake_chunk_waiters();
+}
+
+void Engine::handle_chunk(Peer& p, const Cell& head, const Envelope& envelope) {
+  std::uint32_t chunk_id;
+  std::memcpy(&chunk_id, matching::head_payload(head), sizeof chunk_id);
+  release_cells(p, 1);
+  const std::uint64_t length = envelope.length();
+  matching::PostedEntry* posted =
+      match_.match_posted(envelope.context_id, envelope.source, envelope.tag);
+  if (posted != nullptr) {
+    Request& request =
+        *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
+            reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
+    finish_recv(request, envelope.source, envelope.tag, length);
+    take_chunk_message(
+        chunk_id, length,
+        datatype::Layout{request.layout.base, request.status.bytes,
+                         request.layout.map});
+    complete(request);
+    return;
+  }
+  // Parked in its chunk until a receive takes it or a sender needs the
+  // chunk (relieve_pool_pressure), as for an eager rendezvous.
+  UnexpectedMessage* message = new_unexpected();
+  message->entry.context_id = envelope.context_id;
+  message->entry.source = envelope.source;
+  message->entry.tag = envelope.tag;
+  message->entry.order = match_.next_order();
+  message->protocol = Protocol::kChunk;
+  message->sender_slot = p.slot;
+  message->length = length;
+  message->slot_index = chunk_id;
+  message->parked = true;
+  parked_.push_back(message);
+  match_.add_unexpected(&message->entry);
+}
+
 void Engine::deliver_unexpected(UnexpectedMessage* message, Request& request) {
   finish_recv(request, message->entry.source, message->entry.tag,
               message->length);
@@ -440,6 +487,16 @@ void Engine::deliver_unexpected(UnexpectedMessage* message, Request& request) {
     if (message->sync) {
       send_sync_ack(message->sender_slot, message->sync_cookie);
     }
+    free_unexpected(message);
+    complete(request);
+    return;
+  }
+  if (message->parked && message->protocol == Protocol::kChunk) {
+    unpark(message);
+    take_chunk_message(
+        message->slot_index, message->length,
+        datatype::Layout{request.layout.base, request.status.bytes,
+                         request.layout.map});
     free_unexpected(message);
     complete(request);
     return;

@@ -5,6 +5,9 @@
 //
 // Protocols (docs/design.md#protocols):
 //  - eager: messages up to ring_eager_max bytes travel inside ring cells;
+//  - chunk: non-synchronous messages up to eager_max bytes that fit one
+//    staging chunk: the sender fills a chunk of the receiver's pool and the
+//    envelope names it (no rendezvous slot); complete when pushed;
 //  - rendezvous: larger messages push one envelope naming a RendezvousSlot
 //    and move through staging chunks from the receiver's pool; the sender
 //    fills every chunk it may take as soon as the send starts. Messages up
@@ -178,6 +181,12 @@ class Engine {
                     const matching::Envelope& envelope);
   void handle_rendezvous(Peer& peer, const shm_queues::Cell& head,
                          const matching::Envelope& envelope);
+  void handle_chunk(Peer& peer, const shm_queues::Cell& head,
+                    const matching::Envelope& envelope);
+  // Copies a kChunk message's chunk into `destination` (up to its bytes)
+  // and returns the chunk to our pool.
+  void take_chunk_message(std::uint32_t chunk_id, std::uint64_t length,
+                          const datatype::Layout& destination);
   void handle_part_control(Peer& peer, const shm_queues::Cell& head,
                            const matching::Envelope& envelope);
   bool try_push_part_control(Peer& peer, const Request& request);
@@ -203,6 +212,12 @@ class Engine {
                   std::int32_t tag, const datatype::Layout& data,
                   const Request* sync_request);
   bool try_push_rendezvous(Peer& peer, Request& request);
+  // A standard, ready or buffered send of at most one chunk from process
+  // memory: fills a chunk of the receiver's pool and pushes a kChunk
+  // envelope naming it (no rendezvous slot). kNoChunk: the pool has none
+  // to spare; use the rendezvous slot path.
+  enum class ChunkPush { kPushed, kRingFull, kNoChunk, kNotEligible };
+  ChunkPush try_push_chunk(Peer& peer, Request& request);
   bool try_push(Peer& peer, Request& request);
   bool start_rendezvous(Request& request);
   bool publish_chunks(Request& request, bool wake = true);

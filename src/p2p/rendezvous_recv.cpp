@@ -161,6 +161,15 @@ void Engine::spill(UnexpectedMessage* message) {
     SHMPI_ASSERT(message->data != nullptr,
                  "out of memory for an unexpected message");
   }
+  if (message->protocol == matching::Protocol::kChunk) {
+    // Copied out now, it is an eager message like any other.
+    take_chunk_message(
+        message->slot_index, message->length,
+        datatype::Layout{message->data, message->length, nullptr});
+    message->protocol = matching::Protocol::kEager;
+    message->drained = true;
+    return;
+  }
   RendezvousSlot& s = slot(message->sender_slot, message->slot_index);
   // Release (pairs with the acquire in publish_chunks): we drain it
   // whatever the matching says, so the sender may use the whole pool for

@@ -120,6 +120,46 @@ bool Engine::try_push_rendezvous(Peer& p, Request& request) {
   return true;
 }
 
+Engine::ChunkPush Engine::try_push_chunk(Peer& p, Request& request) {
+  const datatype::Layout& data = request.layout;
+  if (request.mode == SendMode::kSynchronous ||
+      data.bytes > config_.eager_max ||
+      data.bytes > layout_.config.chunk_bytes ||
+      (data.map == nullptr && segment_.in_heap(data.base, data.bytes))) {
+    // Synchronous sends complete at the match; a buffer in the shared heap
+    // is copied once, by the receiver, through a rendezvous slot.
+    return ChunkPush::kNotEligible;
+  }
+  if (!p.producer.has_room(1) && !p.producer.want_room(1)) {
+    return ChunkPush::kRingFull;
+  }
+  // Not yet matched as far as we know: leave the receiver the share of its
+  // pool that committed transfers need (as an unmatched rendezvous would).
+  auto id = shm_queues::take_chunk(pool(p.slot), keep_free_unmatched_);
+  if (!id) {
+    return ChunkPush::kNoChunk;
+  }
+  datatype::pack(data, 0, chunk(p.slot, *id), data.bytes);
+  Cell& head = p.producer.cell(0);
+  Envelope envelope{Protocol::kChunk,
+                    0,
+                    request.context_id,
+                    request.my_rank,
+                    request.tag,
+                    0,
+                    0};
+  envelope.set_length(data.bytes);
+  matching::write_envelope(head, envelope);
+  const std::uint32_t chunk_id = *id;
+  std::memcpy(matching::head_payload(head), &chunk_id, sizeof chunk_id);
+  // The ring's release (publish) makes the chunk's bytes visible with the
+  // envelope.
+  if (p.producer.publish(1)) {
+    ring_doorbell(p.slot);
+  }
+  return ChunkPush::kPushed;
+}
+
 bool Engine::try_push(Peer& p, Request& request) {
   if (request.part_control) {
     if (!try_push_part_control(p, request)) {
@@ -153,6 +193,18 @@ bool Engine::try_push(Peer& p, Request& request) {
       complete(request);
     }
     return true;
+  }
+  if (request.send_state == SendState::kIdle) {
+    switch (try_push_chunk(p, request)) {
+      case ChunkPush::kPushed:
+        complete(request);
+        return true;
+      case ChunkPush::kRingFull:
+        return false;
+      case ChunkPush::kNoChunk:
+      case ChunkPush::kNotEligible:
+        break;
+    }
   }
   if (!try_push_rendezvous(p, request)) {
     return false;

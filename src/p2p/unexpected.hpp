@@ -28,10 +28,10 @@ struct UnexpectedMessage {
   std::uint32_t sender_slot = 0;
   std::uint64_t length = 0;
   std::uint64_t sync_cookie = 0;
-  std::uint32_t slot_index = 0;
-  std::uint64_t consumed = 0;  // chunks drained into data
-  Request* waiting = nullptr;  // a receive matched it before it was drained
-  std::byte* data = nullptr;   // inline_data or heap memory
+  std::uint32_t slot_index = 0;  // kChunk: the chunk's index in our pool
+  std::uint64_t consumed = 0;    // chunks drained into data
+  Request* waiting = nullptr;    // a receive matched it before it was drained
+  std::byte* data = nullptr;     // inline_data or heap memory
   alignas(16) std::byte inline_data[128];
 };
 
