@@ -289,6 +289,28 @@ void Engine::finish_recv(Request& request, std::int32_t source,
   }
 }
 
+Request* Engine::match_posted(const Envelope& envelope) {
+  matching::PostedEntry* posted =
+      match_.match_posted(envelope.context_id, envelope.source, envelope.tag);
+  if (posted == nullptr) {
+    return nullptr;
+  }
+  return reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
+      reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
+}
+
+UnexpectedMessage* Engine::new_unexpected(const Envelope& envelope,
+                                          Protocol protocol) {
+  UnexpectedMessage* message = new_unexpected();
+  message->entry.context_id = envelope.context_id;
+  message->entry.source = envelope.source;
+  message->entry.tag = envelope.tag;
+  message->entry.order = match_.next_order();
+  message->protocol = protocol;
+  message->length = envelope.length();
+  return message;
+}
+
 UnexpectedMessage* Engine::new_unexpected() {
   UnexpectedMessage* message;
   if (unexpected_pool_.empty()) {
@@ -349,12 +371,8 @@ void Engine::handle_eager(Peer& p, const Cell& head, const Envelope& envelope) {
     std::memcpy(&cookie, matching::head_payload(head), sizeof cookie);
   }
   const std::uint32_t cells = matching::eager_cells(length + skip);
-  matching::PostedEntry* posted =
-      match_.match_posted(envelope.context_id, envelope.source, envelope.tag);
-  if (posted != nullptr) {
-    Request& request =
-        *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
-            reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
+  if (Request* posted = match_posted(envelope); posted != nullptr) {
+    Request& request = *posted;
     finish_recv(request, envelope.source, envelope.tag, length);
     const std::uint64_t limit = request.status.bytes;
     copy_eager_payload(
@@ -372,16 +390,10 @@ void Engine::handle_eager(Peer& p, const Cell& head, const Envelope& envelope) {
     complete(request);
     return;
   }
-  UnexpectedMessage* message = new_unexpected();
-  message->entry.context_id = envelope.context_id;
-  message->entry.source = envelope.source;
-  message->entry.tag = envelope.tag;
-  message->entry.order = match_.next_order();
-  message->protocol = Protocol::kEager;
+  UnexpectedMessage* message = new_unexpected(envelope, Protocol::kEager);
   message->sync = sync;
   message->sync_cookie = cookie;
   message->sender_slot = p.slot;
-  message->length = length;
   message->drained = true;
   if (length > sizeof message->inline_data) {
     message->data = static_cast<std::byte*>(std::malloc(length));
@@ -404,25 +416,15 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head,
   const bool eager = (envelope.flags & matching::kFlagEagerRendezvous) != 0;
   release_cells(p, 1);
   const std::uint64_t length = envelope.length();
-  matching::PostedEntry* posted =
-      match_.match_posted(envelope.context_id, envelope.source, envelope.tag);
-  if (posted != nullptr) {
-    Request& request =
-        *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
-            reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
+  if (Request* posted = match_posted(envelope); posted != nullptr) {
+    Request& request = *posted;
     finish_recv(request, envelope.source, envelope.tag, length);
     begin_drain(request, p.slot, slot_index, length);
     return;
   }
-  UnexpectedMessage* message = new_unexpected();
-  message->entry.context_id = envelope.context_id;
-  message->entry.source = envelope.source;
-  message->entry.tag = envelope.tag;
-  message->entry.order = match_.next_order();
-  message->protocol = Protocol::kRendezvous;
+  UnexpectedMessage* message = new_unexpected(envelope, Protocol::kRendezvous);
   message->sync = (envelope.flags & matching::kFlagSync) != 0;
   message->sender_slot = p.slot;
-  message->length = length;
   message->slot_index = slot_index;
   message->eager_rendezvous = eager;
   if (eager) {
@@ -449,12 +451,8 @@ void Engine::handle_chunk(Peer& p, const Cell& head, const Envelope& envelope) {
   std::memcpy(&chunk_id, matching::head_payload(head), sizeof chunk_id);
   release_cells(p, 1);
   const std::uint64_t length = envelope.length();
-  matching::PostedEntry* posted =
-      match_.match_posted(envelope.context_id, envelope.source, envelope.tag);
-  if (posted != nullptr) {
-    Request& request =
-        *reinterpret_cast<Request*>(  // NOLINT: entry embedded in Request
-            reinterpret_cast<std::byte*>(posted) - offsetof(Request, posted));
+  if (Request* posted = match_posted(envelope); posted != nullptr) {
+    Request& request = *posted;
     finish_recv(request, envelope.source, envelope.tag, length);
     take_chunk_message(
         chunk_id, length,
@@ -465,14 +463,8 @@ void Engine::handle_chunk(Peer& p, const Cell& head, const Envelope& envelope) {
   }
   // Parked in its chunk until a receive takes it or a sender needs the
   // chunk (relieve_pool_pressure), as for an eager rendezvous.
-  UnexpectedMessage* message = new_unexpected();
-  message->entry.context_id = envelope.context_id;
-  message->entry.source = envelope.source;
-  message->entry.tag = envelope.tag;
-  message->entry.order = match_.next_order();
-  message->protocol = Protocol::kChunk;
+  UnexpectedMessage* message = new_unexpected(envelope, Protocol::kChunk);
   message->sender_slot = p.slot;
-  message->length = length;
   message->slot_index = chunk_id;
   message->parked = true;
   parked_.push_back(message);

@@ -204,6 +204,12 @@ class Engine {
   void finish_recv(Request& request, std::int32_t source, std::int32_t tag,
                    std::uint64_t length);
   UnexpectedMessage* new_unexpected();
+  // An unexpected record for `envelope` (matching entry, protocol, length),
+  // in arrival order.
+  UnexpectedMessage* new_unexpected(const matching::Envelope& envelope,
+                                    matching::Protocol protocol);
+  // The posted receive `envelope` matches (removed from the queue), if any.
+  Request* match_posted(const matching::Envelope& envelope);
   void free_unexpected(UnexpectedMessage* message);
 
   // Send side.
