@@ -148,11 +148,7 @@ Task bcast(Comm& c, Layout data, int root) {
     const std::size_t n = std::min(chunk, total - at);
     if (c.rank == root) {
       // The root only writes: inline rounds may run ahead of slow readers.
-      if (n <= kInline) {
-        co_await writable_inline(c);
-      } else {
-        co_await writable(c);
-      }
+      co_await writable_for(c, n);
       datatype::pack(data, at, write_area(c, n), n);
       publish(c);
     } else {
@@ -176,11 +172,7 @@ Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   for (std::size_t first = 0; first < unit.count; first += per_round) {
     const std::size_t n = std::min(per_round, unit.count - first);
     // Non-roots only write: inline rounds may run ahead of a slow root.
-    if (n * size <= kInline) {
-      co_await writable_inline(c);
-    } else {
-      co_await writable(c);
-    }
+    co_await writable_for(c, n * size);
     datatype::pack(send, first * size, write_area(c, n * size), n * size);
     publish(c);
     if (c.rank == root) {

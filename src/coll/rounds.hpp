@@ -36,9 +36,6 @@ bool writable_inline_now(Comm& comm);
 inline auto writable(Comm& comm) {
   return until([&comm] { return writable_now(comm); });
 }
-inline auto writable_inline(Comm& comm) {
-  return until([&comm] { return writable_inline_now(comm); });
-}
 // Blocking form, for the agreement rounds of communicator creation.
 void wait_writable(Comm& comm);
 
@@ -72,5 +69,14 @@ const std::byte* data_of(Comm& comm, int m);
 // operations, a bulk buffer otherwise.
 inline constexpr std::size_t kInline = scratch::CollSlot::kInlineBytes;
 inline constexpr std::size_t kBulk = scratch::kBulkBytes;
+
+// Waits until this member may write `bytes` for the next round: the
+// inline rule when they fit a slot, else the bulk rule. For members that
+// only write in a pattern; rounds where everyone reads use writable().
+inline auto writable_for(Comm& comm, std::size_t bytes) {
+  return until([&comm, bytes] {
+    return bytes <= kInline ? writable_inline_now(comm) : writable_now(comm);
+  });
+}
 
 }  // namespace shmpi::coll

@@ -279,19 +279,10 @@ sc::Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv,
 }
 
 sc::Task allgatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks) {
-  sc::Run* run = co_await CurrentRun{};
-  const auto n = static_cast<std::size_t>(c.remote_size);
-  Requests both(2 * n);
-  for (std::size_t r = 0; r < n; ++r) {
-    both.recv(c, static_cast<int>(r), kTagDirect, recv_blocks[r]);
-  }
-  // Everyone starts with a different remote member: no hot spot.
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t r = (i + static_cast<std::size_t>(c.rank)) % n;
-    both.send(c, static_cast<int>(r), kTagDirect, send);
-  }
-  co_await both.all();
-  note(run, both);
+  // An alltoallv whose blocks to every remote member are the same.
+  return alltoallv(
+      c, std::vector<Layout>(static_cast<std::size_t>(c.remote_size), send),
+      std::move(recv_blocks));
 }
 
 sc::Task alltoallv(Comm& c, std::vector<Layout> send_blocks,

@@ -20,41 +20,10 @@ namespace shmpi::p2p {
 void Engine::begin_drain(Request& request, std::uint32_t sender,
                          std::uint32_t slot_index, std::uint64_t total_bytes) {
   RendezvousSlot& s = slot(sender, slot_index);
-  if (s.source_heap_offset == kNoHeapOffset) {
-    // Acquire: pairs with the sender's release of `published`.
-    const std::uint64_t published = s.published.load(std::memory_order_acquire);
-    const std::uint64_t chunk_bytes = s.chunk_bytes;
-    if (published * chunk_bytes >= total_bytes) {
-      // Every chunk is out (an eager rendezvous the sender has finished,
-      // usually parked): `matched` would change nothing the sender does,
-      // so do not pull its line over or fence for it.
-      request.rndv_sender = sender;
-      request.rndv_slot = slot_index;
-      request.rndv_consumed = 0;
-      request.rndv_total_bytes = total_bytes;
-      const bool whole =
-          drain_slot(sender, slot_index, request.rndv_consumed, total_bytes,
-                     datatype::Layout{request.layout.base, request.status.bytes,
-                                      request.layout.map});
-      SHMPI_ASSERT(whole, "a fully published transfer drains at once");
-      complete(request);
-      return;
-    }
-  }
-  std::uint32_t match_state = kMatched;
-  if (s.source_heap_offset == kNoHeapOffset && request.layout.map == nullptr &&
-      request.status.bytes != 0 &&
-      segment_.in_heap(request.layout.base, request.status.bytes)) {
-    // Our buffer is in the shared heap: the sender copies straight into it.
-    s.destination_heap_offset = segment_.offset_of(request.layout.base);
-    s.destination_bytes = request.status.bytes;
-    match_state = kMatchedDirect;
-  }
-  // Release: tells the sender a receive owns the message, so it may use
-  // the whole pool, and publishes the destination fields (pairs with the
-  // acquire in publish_chunks()).
-  s.matched.store(match_state, std::memory_order_release);
   if (s.source_heap_offset != kNoHeapOffset) {
+    // Release: tells the sender a receive owns the message (pairs with the
+    // acquire in publish_chunks()); we copy straight from its buffer.
+    s.matched.store(kMatched, std::memory_order_release);
     datatype::unpack(request.layout, 0,
                      segment_.at<std::byte>(s.source_heap_offset),
                      request.status.bytes);
@@ -63,7 +32,27 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
     complete(request);
     return;
   }
-  segment::wake_if_sleeping(control(sender));
+  // Acquire: pairs with the sender's release of `published`.
+  const std::uint64_t published = s.published.load(std::memory_order_acquire);
+  if (published * s.chunk_bytes < total_bytes) {
+    // Chunks are still to come: tell the sender. (When every chunk is out,
+    // an eager rendezvous the sender has finished, `matched` would change
+    // nothing it does, so we neither pull its line over nor fence for it.)
+    std::uint32_t match_state = kMatched;
+    if (request.layout.map == nullptr && request.status.bytes != 0 &&
+        segment_.in_heap(request.layout.base, request.status.bytes)) {
+      // Our buffer is in the shared heap: the sender copies the rest
+      // straight into it.
+      s.destination_heap_offset = segment_.offset_of(request.layout.base);
+      s.destination_bytes = request.status.bytes;
+      match_state = kMatchedDirect;
+    }
+    // Release: a receive owns the message, so the sender may use the whole
+    // pool; publishes the destination fields (pairs with the acquire in
+    // publish_chunks()).
+    s.matched.store(match_state, std::memory_order_release);
+    segment::wake_if_sleeping(control(sender));
+  }
   request.rndv_sender = sender;
   request.rndv_slot = slot_index;
   request.rndv_consumed = 0;
