@@ -3,8 +3,8 @@
 #include "mpi/coll_inter.hpp"
 
 #include <atomic>
-#include <memory>
 #include <utility>
+#include <vector>
 
 #include "base/assert.hpp"
 #include "mpi/coll_common.hpp"
@@ -42,7 +42,7 @@ struct CurrentRun {
 class Requests {
  public:
   explicit Requests(std::size_t capacity)
-      : requests_(new p2p::Request[capacity]), capacity_(capacity) {}
+      : requests_(capacity), capacity_(capacity) {}
   void send(Comm& comm, int dest, int tag, const Layout& data) {
     SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
     mpi::coll::start_coll_send(requests_[count_++], &comm, dest, tag, data);
@@ -76,7 +76,7 @@ class Requests {
   }
 
  private:
-  std::unique_ptr<p2p::Request[]> requests_;
+  std::vector<p2p::Request> requests_;  // sized once: never moves
   std::size_t capacity_;
   std::size_t count_ = 0;
   std::size_t checked_ = 0;

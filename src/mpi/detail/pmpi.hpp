@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include <type_traits>
+
 // SHMPI_PMPI_ALIAS(MPI_X) makes MPI_X a weak alias of PMPI_X. Put it at
 // namespace scope after the definition of PMPI_X, in the same translation
 // unit (the alias needs a definition to point at):
@@ -15,11 +17,14 @@
 //   }
 //   SHMPI_PMPI_ALIAS(MPI_Send);
 //
-// The alias takes the type of PMPI_X (decltype), and mpi.h has already
-// declared MPI_X, so a signature that differs from mpi.h does not compile.
+// The alias is made by the assembler (.weak + .set), not by
+// __attribute__((alias)): GCC's link-time optimisation turns a weak alias
+// into a strong definition, and a tool could then no longer interpose
+// MPI_X. The static_assert keeps the type check that mpi.h's declaration
+// gives: a PMPI_X whose signature differs from MPI_X's does not compile.
 // Code inside libshmpi calls PMPI_X (or internal functions), never MPI_X, so
 // that a tool's MPI_X sees only the program's calls.
-#define SHMPI_PMPI_ALIAS(name)      \
-  extern "C" decltype(P##name) name \
-      __attribute__((weak, alias(SHMPI_PMPI_STRINGIFY_(P##name))))
-#define SHMPI_PMPI_STRINGIFY_(x) #x
+#define SHMPI_PMPI_ALIAS(name)                                       \
+  static_assert(std::is_same_v<decltype(&name), decltype(&P##name)>, \
+                #name " and P" #name " must have the same type");    \
+  __asm__(".weak " #name "\n\t.set " #name ", P" #name)
