@@ -20,31 +20,14 @@ static_assert(
     "internal modules use these class numbers (segment.cpp, engine.cpp)");
 static_assert(sizeof(MPI_Status) == 8 * sizeof(int), "ABI status layout");
 
-MpiState& state() {
+std::atomic<MpiState*> detail::state_instance{nullptr};
+
+MpiState& detail::make_state() {
   static MpiState* instance =
       new MpiState();  // never destroyed: used until exit
+  // Release: pairs with state()'s acquire load.
+  state_instance.store(instance, std::memory_order_release);
   return *instance;
-}
-
-Comm* find_comm(MPI_Comm comm) {
-  if (!initialized()) {
-    return nullptr;
-  }
-  if (comm == MPI_COMM_WORLD) {
-    return &state().world;
-  }
-  if (comm == MPI_COMM_SELF) {
-    return &state().self;
-  }
-  return state().comms.find(comm);
-}
-
-const datatype::BasicType* find_type(MPI_Datatype type) {
-  return datatype::find_predefined(reinterpret_cast<std::uintptr_t>(type));
-}
-
-p2p::Request* find_request(MPI_Request request) {
-  return state().requests.find(request);
 }
 
 namespace {
@@ -120,10 +103,7 @@ int raise_code(Comm* comm, int code, const char* function) noexcept {
   return apply_handler(comm, code, text);
 }
 
-int check_initialized(const char* function) noexcept {
-  if (initialized()) [[likely]] {
-    return MPI_SUCCESS;
-  }
+void detail::not_initialized(const char* function) noexcept {
   base::log_error("%s called %s MPI_Init", function,
                   runtime::lifecycle().load() == runtime::kFinalized
                       ? "after MPI_Finalize"
@@ -131,26 +111,19 @@ int check_initialized(const char* function) noexcept {
   ::_exit(1);
 }
 
-int check_comm(MPI_Comm handle, Comm** out, const char* function) noexcept {
-  Comm* comm = find_comm(handle);
-  if (comm == nullptr) [[unlikely]] {
-    if (handle == MPI_COMM_NULL) {
-      return fail(nullptr, MPI_ERR_COMM, function,
-                  "communicator is MPI_COMM_NULL");
-    }
+int detail::bad_comm(MPI_Comm handle, const char* function) noexcept {
+  if (handle == MPI_COMM_NULL) {
     return fail(nullptr, MPI_ERR_COMM, function,
-                "invalid communicator handle %p", static_cast<void*>(handle));
+                "communicator is MPI_COMM_NULL");
   }
-  *out = comm;
-  return MPI_SUCCESS;
+  return fail(nullptr, MPI_ERR_COMM, function, "invalid communicator handle %p",
+              static_cast<void*>(handle));
 }
 
-int check_count(Comm* comm, MPI_Count count, const char* function) noexcept {
-  if (count < 0) [[unlikely]] {
-    return fail(comm, MPI_ERR_COUNT, function, "negative count %lld",
-                static_cast<long long>(count));
-  }
-  return MPI_SUCCESS;
+int detail::bad_count(Comm* comm, MPI_Count count,
+                      const char* function) noexcept {
+  return fail(comm, MPI_ERR_COUNT, function, "negative count %lld",
+              static_cast<long long>(count));
 }
 
 int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
@@ -168,18 +141,9 @@ int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
   return MPI_SUCCESS;
 }
 
-int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
-                   const char* function) noexcept {
+int detail::check_other_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
+                                 const char* function) noexcept {
   out->handle = type;
-  if (const datatype::BasicType* basic = find_type(type)) [[likely]] {
-    out->element = basic;
-    out->element_count = 1;
-    out->packed = static_cast<std::size_t>(basic->extent);
-    out->extent = basic->extent;
-    out->true_lb = 0;
-    out->map = nullptr;
-    return MPI_SUCCESS;
-  }
   const Datatype* derived = find_derived(type);
   if (derived == nullptr) [[unlikely]] {
     if (type == MPI_DATATYPE_NULL) {
@@ -216,50 +180,24 @@ void release_type(const TypeArg& type) noexcept {
   }
 }
 
-int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
-                 const char* function) noexcept {
-  if (buffer == nullptr && count > 0) [[unlikely]] {
-    return fail(comm, MPI_ERR_BUFFER, function, "null buffer with count %lld",
-                static_cast<long long>(count));
-  }
-  return MPI_SUCCESS;
+int detail::bad_buffer(Comm* comm, MPI_Count count,
+                       const char* function) noexcept {
+  return fail(comm, MPI_ERR_BUFFER, function, "null buffer with count %lld",
+              static_cast<long long>(count));
 }
 
-int check_dest(Comm* comm, int rank, const char* function) noexcept {
-  if ((rank < 0 || rank >= comm->peer_count()) && rank != MPI_PROC_NULL)
-      [[unlikely]] {
-    return fail(comm, MPI_ERR_RANK, function, "invalid rank %d (%s size %d)",
-                rank, comm->is_inter ? "remote group" : "communicator",
-                comm->peer_count());
-  }
-  return MPI_SUCCESS;
+int detail::bad_rank(Comm* comm, int rank, bool as_source,
+                     const char* function) noexcept {
+  return fail(comm, MPI_ERR_RANK, function, "invalid rank %d%s (%s size %d)",
+              rank, as_source ? " as source" : "",
+              comm->is_inter ? "remote group" : "communicator",
+              comm->peer_count());
 }
 
-int check_source(Comm* comm, int rank, const char* function) noexcept {
-  if ((rank < 0 || rank >= comm->peer_count()) && rank != MPI_PROC_NULL &&
-      rank != MPI_ANY_SOURCE) [[unlikely]] {
-    return fail(comm, MPI_ERR_RANK, function,
-                "invalid rank %d as source (%s size %d)", rank,
-                comm->is_inter ? "remote group" : "communicator",
-                comm->peer_count());
-  }
-  return MPI_SUCCESS;
-}
-
-int check_send_tag(Comm* comm, int tag, const char* function) noexcept {
-  if (tag < 0 || tag > kTagUpperBound) [[unlikely]] {
-    return fail(comm, MPI_ERR_TAG, function,
-                "invalid tag %d (valid: 0..MPI_TAG_UB)", tag);
-  }
-  return MPI_SUCCESS;
-}
-
-int check_recv_tag(Comm* comm, int tag, const char* function) noexcept {
-  if ((tag < 0 || tag > kTagUpperBound) && tag != MPI_ANY_TAG) [[unlikely]] {
-    return fail(comm, MPI_ERR_TAG, function,
-                "invalid tag %d (valid: 0..MPI_TAG_UB or MPI_ANY_TAG)", tag);
-  }
-  return MPI_SUCCESS;
+int detail::bad_tag(Comm* comm, int tag, bool receive,
+                    const char* function) noexcept {
+  return fail(comm, MPI_ERR_TAG, function, "invalid tag %d (valid: %s)", tag,
+              receive ? "0..MPI_TAG_UB or MPI_ANY_TAG" : "0..MPI_TAG_UB");
 }
 
 void set_status_count(MPI_Status* status, MPI_Count bytes) {

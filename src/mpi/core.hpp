@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -102,7 +103,23 @@ struct MpiState {
   bool thread_multiple = false;
   p2p::Engine* engine = nullptr;
 };
-MpiState& state();
+namespace detail {
+// Set once, by the first state() call (make_state), and never changed: the
+// object lives until exit.
+extern std::atomic<MpiState*> state_instance;
+MpiState& make_state();
+}  // namespace detail
+// Every entry point calls this, most several times, so it is a load and a
+// test inline rather than a call and a guarded static.
+inline MpiState& state() {
+  // Acquire: pairs with make_state()'s release, so the object is seen
+  // constructed. On x86 this is a plain load.
+  if (MpiState* s = detail::state_instance.load(std::memory_order_acquire))
+      [[likely]] {
+    return *s;
+  }
+  return detail::make_state();
+}
 
 inline bool initialized() {
   return runtime::lifecycle().load(std::memory_order_acquire) ==
@@ -110,9 +127,24 @@ inline bool initialized() {
 }
 
 // Handle lookups: nullptr for a null, invalid or garbage handle.
-Comm* find_comm(MPI_Comm comm);
-const datatype::BasicType* find_type(MPI_Datatype type);
-p2p::Request* find_request(MPI_Request request);
+inline Comm* find_comm(MPI_Comm comm) {
+  if (!initialized()) [[unlikely]] {
+    return nullptr;
+  }
+  if (comm == MPI_COMM_WORLD) {
+    return &state().world;
+  }
+  if (comm == MPI_COMM_SELF) {
+    return &state().self;
+  }
+  return state().comms.find(comm);
+}
+inline const datatype::BasicType* find_type(MPI_Datatype type) {
+  return datatype::find_predefined(reinterpret_cast<std::uintptr_t>(type));
+}
+inline p2p::Request* find_request(MPI_Request request) {
+  return state().requests.find(request);
+}
 inline MPI_Request to_handle(p2p::Request* request) {
   return reinterpret_cast<MPI_Request>(
       request);  // NOLINT: handles are object pointers
@@ -134,13 +166,15 @@ int raise_code(Comm* comm, int code, const char* function) noexcept;
 
 // Argument checks shared by the entry points; each returns MPI_SUCCESS or
 // raises (through fail) and returns the error code.
-int check_initialized(const char* function) noexcept;
-int check_comm(MPI_Comm handle, Comm** out, const char* function) noexcept;
-int check_count(Comm* comm, MPI_Count count, const char* function) noexcept;
+inline int check_initialized(const char* function) noexcept;
+inline int check_comm(MPI_Comm handle, Comm** out,
+                      const char* function) noexcept;
+inline int check_count(Comm* comm, MPI_Count count,
+                       const char* function) noexcept;
 int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
                const char* function) noexcept;
-int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
-                 const char* function) noexcept;
+inline int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
+                        const char* function) noexcept;
 
 // A checked datatype argument: what protocols, collectives and reductions
 // need to know about a predefined or derived datatype. Data travels in its
@@ -168,8 +202,8 @@ struct TypeArg {
 };
 // The datatype checks every communication call makes (MPI_ERR_TYPE for a
 // null, invalid, or not committed handle).
-int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
-                   const char* function) noexcept;
+inline int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
+                          const char* function) noexcept;
 // A nonblocking operation keeps the datatypes it uses alive (MPI allows
 // freeing them while it runs); no-ops for predefined types.
 void retain_type(const TypeArg& type) noexcept;
@@ -194,18 +228,117 @@ void apply_op(const OpArg& op, const TypeArg& type, const void* in, void* inout,
               std::size_t count);
 void retain_op(const OpArg& op) noexcept;
 void release_op(const OpArg& op) noexcept;
-int check_dest(Comm* comm, int rank,
-               const char* function) noexcept;  // rank or PROC_NULL
-int check_source(Comm* comm, int rank,
-                 const char* function) noexcept;  // + ANY_SOURCE
-int check_send_tag(Comm* comm, int tag, const char* function) noexcept;
-int check_recv_tag(Comm* comm, int tag,
-                   const char* function) noexcept;  // + ANY_TAG
+inline int check_dest(Comm* comm, int rank,
+                      const char* function) noexcept;  // rank or PROC_NULL
+inline int check_source(Comm* comm, int rank,
+                        const char* function) noexcept;  // + ANY_SOURCE
+inline int check_send_tag(Comm* comm, int tag, const char* function) noexcept;
+inline int check_recv_tag(Comm* comm, int tag,
+                          const char* function) noexcept;  // + ANY_TAG
 
 inline constexpr int kTagUpperBound = 0x7fffffff;
+static_assert(kTagUpperBound == INT32_MAX, "check_send_tag tests tag < 0 only");
 
 void fill_status(MPI_Status* status, const p2p::Status& from);
 void set_status_count(MPI_Status* status, MPI_Count bytes);
 MPI_Count status_bytes(const MPI_Status* status);
+
+// ---- the argument checks, inline: every communication call makes several,
+// and only their error reports (out of line, in core.cpp) are not hot.
+namespace detail {
+[[noreturn, gnu::cold]] void not_initialized(const char* function) noexcept;
+[[gnu::cold]] int bad_comm(MPI_Comm handle, const char* function) noexcept;
+[[gnu::cold]] int bad_count(Comm* comm, MPI_Count count,
+                            const char* function) noexcept;
+[[gnu::cold]] int bad_buffer(Comm* comm, MPI_Count count,
+                             const char* function) noexcept;
+[[gnu::cold]] int bad_rank(Comm* comm, int rank, bool as_source,
+                           const char* function) noexcept;
+[[gnu::cold]] int bad_tag(Comm* comm, int tag, bool receive,
+                          const char* function) noexcept;
+// check_datatype() for anything but a predefined type.
+int check_other_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
+                         const char* function) noexcept;
+}  // namespace detail
+
+inline int check_initialized(const char* function) noexcept {
+  if (initialized()) [[likely]] {
+    return MPI_SUCCESS;
+  }
+  detail::not_initialized(function);
+}
+
+inline int check_comm(MPI_Comm handle, Comm** out,
+                      const char* function) noexcept {
+  Comm* comm = find_comm(handle);
+  if (comm == nullptr) [[unlikely]] {
+    return detail::bad_comm(handle, function);
+  }
+  *out = comm;
+  return MPI_SUCCESS;
+}
+
+inline int check_count(Comm* comm, MPI_Count count,
+                       const char* function) noexcept {
+  if (count < 0) [[unlikely]] {
+    return detail::bad_count(comm, count, function);
+  }
+  return MPI_SUCCESS;
+}
+
+inline int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
+                        const char* function) noexcept {
+  if (buffer == nullptr && count > 0) [[unlikely]] {
+    return detail::bad_buffer(comm, count, function);
+  }
+  return MPI_SUCCESS;
+}
+
+inline int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
+                          const char* function) noexcept {
+  if (const datatype::BasicType* basic = find_type(type)) [[likely]] {
+    out->handle = type;
+    out->element = basic;
+    out->element_count = 1;
+    out->packed = static_cast<std::size_t>(basic->extent);
+    out->extent = basic->extent;
+    out->true_lb = 0;
+    out->map = nullptr;
+    return MPI_SUCCESS;
+  }
+  return detail::check_other_datatype(comm, type, out, function);
+}
+
+inline int check_dest(Comm* comm, int rank, const char* function) noexcept {
+  if (static_cast<unsigned>(rank) >=
+          static_cast<unsigned>(comm->peer_count()) &&
+      rank != MPI_PROC_NULL) [[unlikely]] {
+    return detail::bad_rank(comm, rank, false, function);
+  }
+  return MPI_SUCCESS;
+}
+
+inline int check_source(Comm* comm, int rank, const char* function) noexcept {
+  if (static_cast<unsigned>(rank) >=
+          static_cast<unsigned>(comm->peer_count()) &&
+      rank != MPI_PROC_NULL && rank != MPI_ANY_SOURCE) [[unlikely]] {
+    return detail::bad_rank(comm, rank, true, function);
+  }
+  return MPI_SUCCESS;
+}
+
+inline int check_send_tag(Comm* comm, int tag, const char* function) noexcept {
+  if (tag < 0) [[unlikely]] {  // kTagUpperBound is INT_MAX
+    return detail::bad_tag(comm, tag, false, function);
+  }
+  return MPI_SUCCESS;
+}
+
+inline int check_recv_tag(Comm* comm, int tag, const char* function) noexcept {
+  if (tag < 0 && tag != MPI_ANY_TAG) [[unlikely]] {
+    return detail::bad_tag(comm, tag, true, function);
+  }
+  return MPI_SUCCESS;
+}
 
 }  // namespace shmpi::mpi
