@@ -602,4 +602,42 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
   return true;
 }
 
+bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
+                  std::size_t block) {
+  const auto members = static_cast<std::size_t>(c.size);
+  const auto me = static_cast<std::size_t>(c.rank);
+  const std::size_t others = members - 1;
+  if (block * others > kInline) {
+    return false;
+  }
+  if (send != recv) {
+    std::memcpy(recv + me * block, send + me * block, block);
+  }
+  if (block == 0 || others == 0) {
+    return true;
+  }
+  // The area layout of alltoallv's one round: a piece per other member.
+  const std::size_t piece = round_bytes(block * others) / others;
+  auto index = [](std::size_t of, std::size_t in) {  // `of` among `in`'s
+    return of < in ? of : of - 1;
+  };
+  wait_for([&c] { return writable_now(c); });
+  std::byte* area = write_area(c, piece * others);
+  for (std::size_t j = 0; j < members; ++j) {
+    if (j != me) {
+      std::memcpy(area + index(j, me) * piece, send + j * block, block);
+    }
+  }
+  publish(c);
+  wait_all_arrived(c);
+  for (std::size_t j = 0; j < members; ++j) {
+    if (j != me) {
+      std::memcpy(recv + j * block,
+                  data_of(c, static_cast<int>(j)) + index(me, j) * piece,
+                  block);
+    }
+  }
+  return true;
+}
+
 }  // namespace shmpi::coll

@@ -67,5 +67,9 @@ bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
                 int root);
 bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
                    const TypeArg& type, const OpArg& op, std::size_t count);
+// MPI_Alltoall of contiguous blocks of `block` bytes (send == recv: in
+// place), laid out as alltoallv's round.
+bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
+                  std::size_t block);
 
 }  // namespace shmpi::coll

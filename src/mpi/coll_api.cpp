@@ -771,12 +771,56 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
       std::move(holds), request, fn);
 }
 
+// A blocking MPI_Alltoall of predefined types on an intracommunicator whose
+// blocks fit one inline round: that round straight through (algo::
+// alltoall_now), without building the per-member arguments of alltoallv
+// and its coroutine. *done false, having done nothing, when it does not
+// apply or an argument is wrong; the general path then runs (and reports
+// the error).
+int alltoall_now(Comm* c, const void* sendbuf, int sendcount,
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, const char* fn, bool* done) {
+  *done = false;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const datatype::BasicType* rtype = find_type(recvtype);
+  const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
+  const int scount = in_place ? recvcount : sendcount;
+  const void* sbuf = in_place ? recvbuf : sendbuf;
+  if (rtype == nullptr || stype == nullptr || scount < 0 || recvcount < 0 ||
+      (scount > 0 && sbuf == nullptr) ||
+      (recvcount > 0 && recvbuf == nullptr)) {
+    return MPI_SUCCESS;
+  }
+  const auto block = static_cast<std::size_t>(scount) *
+                     static_cast<std::size_t>(stype->extent);
+  if (block != static_cast<std::size_t>(recvcount) *
+                   static_cast<std::size_t>(rtype->extent) ||
+      block * static_cast<std::size_t>(c->size - 1) > algo::kInline) {
+    return MPI_SUCCESS;
+  }
+  if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+    *done = true;
+    return rc;
+  }
+  *done = algo::alltoall_now(*c, static_cast<const std::byte*>(sbuf),
+                             static_cast<std::byte*>(recvbuf), block);
+  return MPI_SUCCESS;
+}
+
 int do_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                 void* recvbuf, int recvcount, MPI_Datatype recvtype,
                 MPI_Comm comm, MPI_Request* request, const char* fn) {
   Comm* c = nullptr;
   if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
     return rc;
+  }
+  if (request == nullptr && !c->is_inter) {
+    bool done = false;
+    int rc = alltoall_now(c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, fn, &done);
+    if (done) {
+      return rc;
+    }
   }
   const auto n = static_cast<std::size_t>(c->peer_count());
   std::vector<int> scounts(n, sendcount);
