@@ -506,8 +506,9 @@ void finish_batch(SendSide& side, std::uint32_t staged) {
 // partitions are consecutive in the buffer and in staging, so one copy
 // moves them all, then their flags are set. Measured (A/B, this machine):
 // 8 x 1 KiB iterations 2.7-3.6 -> 1.8 us, 64 x 1 KiB 12-18 -> 10 us.
-// Not for the direct path: there one copy per partition measured faster
-// (64 x 1 KiB 7-9 us against 10-11 coalesced, 8 x 64 KiB 27 against 43).
+// Not when the receive buffer is in the shared heap (the direct path):
+// there one copy per partition measured faster (64 x 1 KiB 7-9 us against
+// 10-11 coalesced, 8 x 64 KiB 27 against 43).
 // A partition in error ends the range there, as one by one would: those
 // before it are made ready, the error names it. Nothing (std::nullopt)
 // when the range does not qualify; the caller then readies the partitions
@@ -516,8 +517,13 @@ std::optional<Result<void>> stage_range(p2p::Request& request, SendSide& side,
                                         std::int64_t low, std::int64_t count,
                                         std::int64_t* failed) {
   const std::uint64_t k = side.iteration;
+  // Relaxed: see SendSide::direct_offset. Only when the receiver has no
+  // direct buffer: with one, partitions go direct one by one as soon as
+  // its CTS is there, which may happen in the middle of the range.
   if (!side.channel.valid() || request.layout.map != nullptr ||
-      side.channel.inline_partitions() || direct_target(side, k) != nullptr) {
+      side.channel.inline_partitions() ||
+      side.direct_offset.load(std::memory_order_relaxed) !=
+          ChannelHeader::kNoDirect) {
     return std::nullopt;
   }
   std::int64_t good = 0;
