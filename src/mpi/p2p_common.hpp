@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "mpi/core.hpp"
+#include "mpi/datatype.hpp"
 #include "p2p/engine.hpp"
 
 namespace shmpi::mpi {
@@ -21,13 +22,74 @@ struct Operation {
 };
 
 // Checks (buf, count, type, dest, tag, comm) of a send in the standard's
-// order; fills `op` on success.
-int check_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest,
-               int tag, MPI_Comm comm, const char* function,
-               Operation* op) noexcept;
-int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source,
-               int tag, MPI_Comm comm, const char* function,
-               Operation* op) noexcept;
+// order; fills `op` on success. Inline: every point-to-point call makes
+// them, and most of the Operation is not needed by every caller.
+namespace detail {
+inline int check_common(const void* buf, MPI_Count count, MPI_Datatype type,
+                        MPI_Comm comm, const char* function,
+                        Operation* op) noexcept {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_comm(comm, &op->comm, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_count(op->comm, count, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  TypeArg arg;
+  if (int rc = check_datatype(op->comm, type, &arg, function);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_buffer(op->comm, buf, count, function);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  op->layout = arg.layout(buf, static_cast<std::size_t>(count));
+  if (arg.map != nullptr) {
+    op->map_owner = find_derived(type)->desc->map;
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace detail
+
+inline int check_send(const void* buf, MPI_Count count, MPI_Datatype type,
+                      int dest, int tag, MPI_Comm comm, const char* function,
+                      Operation* op) noexcept {
+  if (int rc = detail::check_common(buf, count, type, comm, function, op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_dest(op->comm, dest, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_send_tag(op->comm, tag, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  op->peer = dest;
+  op->tag = tag;
+  return MPI_SUCCESS;
+}
+
+inline int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm, const char* function,
+                      Operation* op) noexcept {
+  if (int rc = detail::check_common(buf, count, type, comm, function, op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_source(op->comm, source, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_recv_tag(op->comm, tag, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  op->peer = source;
+  op->tag = tag;
+  return MPI_SUCCESS;
+}
 
 // Fills a request for `op` (no start).
 void setup_send(p2p::Request& request, const Operation& op, p2p::SendMode mode);
