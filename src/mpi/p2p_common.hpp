@@ -25,9 +25,10 @@ struct Operation {
 // order; fills `op` on success. Inline: every point-to-point call makes
 // them, and most of the Operation is not needed by every caller.
 namespace detail {
-inline int check_common(const void* buf, MPI_Count count, MPI_Datatype type,
-                        MPI_Comm comm, const char* function,
-                        Operation* op) noexcept {
+[[gnu::always_inline]] inline int check_common(const void* buf, MPI_Count count,
+                                               MPI_Datatype type, MPI_Comm comm,
+                                               const char* function,
+                                               Operation* op) noexcept {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
   }
@@ -55,9 +56,11 @@ inline int check_common(const void* buf, MPI_Count count, MPI_Datatype type,
 
 }  // namespace detail
 
-inline int check_send(const void* buf, MPI_Count count, MPI_Datatype type,
-                      int dest, int tag, MPI_Comm comm, const char* function,
-                      Operation* op) noexcept {
+[[gnu::always_inline]] inline int check_send(const void* buf, MPI_Count count,
+                                             MPI_Datatype type, int dest,
+                                             int tag, MPI_Comm comm,
+                                             const char* function,
+                                             Operation* op) noexcept {
   if (int rc = detail::check_common(buf, count, type, comm, function, op);
       rc != MPI_SUCCESS) {
     return rc;
@@ -73,9 +76,11 @@ inline int check_send(const void* buf, MPI_Count count, MPI_Datatype type,
   return MPI_SUCCESS;
 }
 
-inline int check_recv(void* buf, MPI_Count count, MPI_Datatype type, int source,
-                      int tag, MPI_Comm comm, const char* function,
-                      Operation* op) noexcept {
+[[gnu::always_inline]] inline int check_recv(void* buf, MPI_Count count,
+                                             MPI_Datatype type, int source,
+                                             int tag, MPI_Comm comm,
+                                             const char* function,
+                                             Operation* op) noexcept {
   if (int rc = detail::check_common(buf, count, type, comm, function, op);
       rc != MPI_SUCCESS) {
     return rc;
