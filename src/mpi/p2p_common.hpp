@@ -54,6 +54,31 @@ namespace detail {
   return MPI_SUCCESS;
 }
 
+// All of a send's (receive: false) or receive's checks: check_common(),
+// then the peer rank (a receive also takes MPI_ANY_SOURCE) and the tag
+// (a receive also takes MPI_ANY_TAG).
+[[gnu::always_inline]] inline int check_operation(
+    bool receive, const void* buf, MPI_Count count, MPI_Datatype type, int peer,
+    int tag, MPI_Comm comm, const char* function, Operation* op) noexcept {
+  if (int rc = check_common(buf, count, type, comm, function, op);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = receive ? check_source(op->comm, peer, function)
+                       : check_dest(op->comm, peer, function);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = receive ? check_recv_tag(op->comm, tag, function)
+                       : check_send_tag(op->comm, tag, function);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  op->peer = peer;
+  op->tag = tag;
+  return MPI_SUCCESS;
+}
+
 }  // namespace detail
 
 [[gnu::always_inline]] inline int check_send(const void* buf, MPI_Count count,
@@ -61,39 +86,16 @@ namespace detail {
                                              int tag, MPI_Comm comm,
                                              const char* function,
                                              Operation* op) noexcept {
-  if (int rc = detail::check_common(buf, count, type, comm, function, op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_dest(op->comm, dest, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_send_tag(op->comm, tag, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  op->peer = dest;
-  op->tag = tag;
-  return MPI_SUCCESS;
+  return detail::check_operation(false, buf, count, type, dest, tag, comm,
+                                 function, op);
 }
-
 [[gnu::always_inline]] inline int check_recv(void* buf, MPI_Count count,
                                              MPI_Datatype type, int source,
                                              int tag, MPI_Comm comm,
                                              const char* function,
                                              Operation* op) noexcept {
-  if (int rc = detail::check_common(buf, count, type, comm, function, op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_source(op->comm, source, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_recv_tag(op->comm, tag, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  op->peer = source;
-  op->tag = tag;
-  return MPI_SUCCESS;
+  return detail::check_operation(true, buf, count, type, source, tag, comm,
+                                 function, op);
 }
 
 // Fills a request for `op` (no start).
