@@ -568,17 +568,11 @@ bool Engine::recv_now(std::uint32_t peer_slot, std::uint16_t context_id,
     return false;  // not ours, or not a plain eager message
   }
   const std::uint64_t length = envelope.length();
-  if (length <= matching::kHeadPayloadBytes && buffer.map == nullptr) {
-    if (length != 0) {  // a zero count may come with a null buffer
-      std::memcpy(buffer.base, matching::head_payload(*head), length);
-    }
-  } else {
-    copy_eager_payload(
-        p.consumer, length, 0,
-        [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
-          datatype::unpack(buffer, offset, data, n);
-        });
-  }
+  copy_eager_payload(
+      p.consumer, length, 0,
+      [&](std::uint64_t offset, const std::byte* data, std::size_t n) {
+        datatype::unpack(buffer, offset, data, n);
+      });
   release_cells(p, matching::eager_cells(length));
   status->source = envelope.source;
   status->tag = envelope.tag;

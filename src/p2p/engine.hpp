@@ -217,6 +217,9 @@ class Engine {
   bool push_eager(Peer& peer, std::uint16_t context_id, std::int32_t my_rank,
                   std::int32_t tag, const datatype::Layout& data,
                   const Request* sync_request);
+  // Fills cells 1..cells-1 of an eager message with data from `offset` on.
+  void push_continuations(Peer& peer, const datatype::Layout& data,
+                          std::uint64_t offset, std::uint32_t cells);
   bool try_push_rendezvous(Peer& peer, Request& request);
   // A standard, ready or buffered send of at most one chunk from process
   // memory: fills a chunk of the receiver's pool and pushes a kChunk

@@ -36,27 +36,9 @@ bool Engine::try_push_eager(Peer& p, Request& request) {
 bool Engine::push_eager(Peer& p, std::uint16_t context_id, std::int32_t my_rank,
                         std::int32_t tag, const datatype::Layout& data,
                         const Request* sync_request) {
-  const std::uint64_t length = data.bytes;
-  if (sync_request == nullptr && data.map == nullptr &&
-      length <= matching::kHeadPayloadBytes) [[likely]] {
-    // The common small message: one cell, contiguous data, no cookie.
-    if (!p.producer.has_room(1) && !p.producer.want_room(1)) {
-      return false;
-    }
-    Cell& head = p.producer.cell(0);
-    Envelope envelope{Protocol::kEager, 0, context_id, my_rank, tag, 0, 0};
-    envelope.set_length(length);
-    matching::write_envelope(head, envelope);
-    if (length != 0) {  // a zero count may come with a null buffer
-      std::memcpy(matching::head_payload(head), data.base, length);
-    }
-    if (p.producer.publish(1)) {
-      ring_doorbell(p.slot);
-    }
-    return true;
-  }
   const bool sync = sync_request != nullptr;
   const std::size_t skip = sync ? sizeof(std::uint64_t) : 0;
+  const std::uint64_t length = data.bytes;
   const std::uint32_t cells = matching::eager_cells(length + skip);
   if (!p.producer.has_room(cells) && !p.producer.want_room(cells)) {
     return false;
@@ -79,20 +61,26 @@ bool Engine::push_eager(Peer& p, std::uint16_t context_id, std::int32_t my_rank,
   std::size_t first =
       std::min<std::uint64_t>(length, matching::kHeadPayloadBytes - skip);
   datatype::pack(data, 0, matching::head_payload(head) + skip, first);
-  std::uint64_t offset = first;
-  for (std::uint32_t k = 1; k < cells; ++k) {
-    Cell& cell = p.producer.cell(k);
-    // Relaxed: published by the head cell's release in publish().
-    cell.seq.store(shm_queues::kContinuation, std::memory_order_relaxed);
-    std::size_t n = std::min<std::uint64_t>(
-        length - offset, matching::kContinuationPayloadBytes);
-    datatype::pack(data, offset, cell.body, n);
-    offset += n;
+  if (cells > 1) {  // most messages fit the head cell
+    push_continuations(p, data, first, cells);
   }
   if (p.producer.publish(cells)) {
     ring_doorbell(p.slot);
   }
   return true;
+}
+
+void Engine::push_continuations(Peer& p, const datatype::Layout& data,
+                                std::uint64_t offset, std::uint32_t cells) {
+  for (std::uint32_t k = 1; k < cells; ++k) {
+    Cell& cell = p.producer.cell(k);
+    // Relaxed: published by the head cell's release in publish().
+    cell.seq.store(shm_queues::kContinuation, std::memory_order_relaxed);
+    std::size_t n = std::min<std::uint64_t>(
+        data.bytes - offset, matching::kContinuationPayloadBytes);
+    datatype::pack(data, offset, cell.body, n);
+    offset += n;
+  }
 }
 
 bool Engine::send_now(std::uint32_t peer_slot, std::uint16_t context_id,
