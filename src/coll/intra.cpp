@@ -21,6 +21,16 @@ std::size_t round_bytes(std::size_t total) {
   return total <= kInline ? kInline : kBulk;
 }
 
+// Alltoall's round: a member's area holds one piece per other member, in
+// rank order with its own skipped. The piece size for blocks of up to
+// `most` bytes, and where member `of`'s piece is in member `in`'s area.
+std::size_t alltoall_piece(std::size_t most, std::size_t others) {
+  return std::max<std::size_t>(1, round_bytes(most * others) / others);
+}
+std::size_t piece_index(std::size_t of, std::size_t in) {
+  return of < in ? of : of - 1;
+}
+
 // Allreduce: up to this many bytes read per member and round (data size
 // times members), every member folds everything itself in one round;
 // above, each folds one part and a second round shares the parts, which
@@ -423,21 +433,15 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
   if (most == 0 || c.size == 1) {
     co_return;
   }
-  // One piece per other member: a member's area holds the pieces for the
-  // others in rank order, its own skipped.
   const std::size_t others = members - 1;
-  const std::size_t piece =
-      std::max<std::size_t>(1, round_bytes(most * others) / others);
-  auto index = [](std::size_t of, std::size_t in) {  // `of` among `in`'s
-    return of < in ? of : of - 1;
-  };
+  const std::size_t piece = alltoall_piece(most, others);
   for (std::size_t at = 0; at < most; at += piece) {
     co_await writable(c);
     std::byte* area = write_area(c, piece * others);
     for (std::size_t j = 0; j < members; ++j) {
       const Layout& block = send_blocks[j];
       if (j != me && at < block.bytes) {
-        datatype::pack(block, at, area + index(j, me) * piece,
+        datatype::pack(block, at, area + piece_index(j, me) * piece,
                        std::min(piece, block.bytes - at));
       }
     }
@@ -446,9 +450,10 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
     for (std::size_t j = 0; j < members; ++j) {
       const Layout& block = recv_blocks[j];
       if (j != me && at < block.bytes) {
-        datatype::unpack(block, at,
-                         data_of(c, static_cast<int>(j)) + index(me, j) * piece,
-                         std::min(piece, block.bytes - at));
+        datatype::unpack(
+            block, at,
+            data_of(c, static_cast<int>(j)) + piece_index(me, j) * piece,
+            std::min(piece, block.bytes - at));
       }
     }
   }
@@ -610,22 +615,22 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
   if (block * others > kInline) {
     return false;
   }
+  if (block == 0) {  // a zero count may come with null buffers
+    return true;
+  }
   if (send != recv) {
     std::memcpy(recv + me * block, send + me * block, block);
   }
-  if (block == 0 || others == 0) {
+  if (others == 0) {
     return true;
   }
-  // The area layout of alltoallv's one round: a piece per other member.
-  const std::size_t piece = round_bytes(block * others) / others;
-  auto index = [](std::size_t of, std::size_t in) {  // `of` among `in`'s
-    return of < in ? of : of - 1;
-  };
+  // alltoallv's one round, straight through.
+  const std::size_t piece = alltoall_piece(block, others);
   wait_for([&c] { return writable_now(c); });
   std::byte* area = write_area(c, piece * others);
   for (std::size_t j = 0; j < members; ++j) {
     if (j != me) {
-      std::memcpy(area + index(j, me) * piece, send + j * block, block);
+      std::memcpy(area + piece_index(j, me) * piece, send + j * block, block);
     }
   }
   publish(c);
@@ -633,7 +638,7 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
   for (std::size_t j = 0; j < members; ++j) {
     if (j != me) {
       std::memcpy(recv + j * block,
-                  data_of(c, static_cast<int>(j)) + index(me, j) * piece,
+                  data_of(c, static_cast<int>(j)) + piece_index(me, j) * piece,
                   block);
     }
   }
