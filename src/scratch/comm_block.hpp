@@ -89,7 +89,7 @@ static_assert(offsetof(CollSlot, round) == offsetof(MemberSlot, round));
 
 // Bytes of one bulk buffer: a member has two (one per round parity), made on
 // its first collective round that does not fit inline.
-inline constexpr std::size_t kBulkBytes = 32 * 1024;
+inline constexpr std::size_t kBulkBytes = 64 * 1024;
 
 struct CommBlock {
   BlockHeader header;

@@ -8,8 +8,12 @@
 // synchronisation in between.
 #include "mpitest.h"
 
-static const size_t kSizes[] = {0,    1,    63,    64,           65,
-                                4095, 4096, 65536, (1 << 20) + 7};
+// With a core per rank, 32769, 100003 and 131072 go in halves rounded to
+// lines, 131073 in whole bulk buffers (src/coll/intra.cpp,
+// bcast_round_bytes).
+static const size_t kSizes[] = {0,      1,      63,           64,    65,
+                                4095,   4096,   32769,        65536, 100003,
+                                131072, 131073, (1 << 20) + 7};
 enum { kSizeCount = sizeof kSizes / sizeof kSizes[0] };
 static const size_t kMaxSize = (1 << 20) + 7;
 
