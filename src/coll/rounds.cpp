@@ -35,32 +35,12 @@ CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
 
 }  // namespace
 
-bool writable_now(Comm& comm) {
-  mpi::detail::CommShared& shared = *comm.shared;
-  if (shared.all_seen >= shared.round) {
-    return true;
-  }
-  for (int m = 0; m < comm.size; ++m) {
-    // Acquire: pairs with the member's release in publish(); its reads of
-    // our older data happened before.
-    if (member_slot(comm, m, shared.round)
-            .round.load(std::memory_order_acquire) < shared.round) {
-      return false;
-    }
-  }
-  shared.all_seen = shared.round;
-  return true;
-}
+namespace {
 
-bool writable_inline_now(Comm& comm) {
+// True once every member has published round `needed`, remembered in
+// all_seen so that later checks for that round or older ones are free.
+bool all_published(Comm& comm, std::uint64_t needed) {
   mpi::detail::CommShared& shared = *comm.shared;
-  constexpr std::uint64_t kAhead = scratch::kSlotsPerMember - 1;
-  // The next round's slot last held round + 1 - kSlotsPerMember; its
-  // readers are done once they have published the round after it.
-  if (shared.round < kAhead) {
-    return true;  // the slot was never used: the round it held is <= 0
-  }
-  const std::uint64_t needed = shared.round + 2 - scratch::kSlotsPerMember;
   // all_seen starts at the block's first round (older rounds belong to no
   // one still reading), so a new communicator is not held back by them.
   if (shared.all_seen >= needed) {
@@ -68,16 +48,32 @@ bool writable_inline_now(Comm& comm) {
   }
   for (int m = 0; m < comm.size; ++m) {
     // Acquire: pairs with the member's release in publish(); its reads of
-    // that slot happened before. A member's word in the slot of round j
-    // is >= j exactly when it has published j.
-    const std::uint64_t seen =
-        member_slot(comm, m, needed).round.load(std::memory_order_acquire);
-    if (seen < needed) {
+    // our older data happened before. A member's word in the slot of round
+    // j is >= j exactly when it has published j.
+    if (member_slot(comm, m, needed).round.load(std::memory_order_acquire) <
+        needed) {
       return false;
     }
   }
   shared.all_seen = needed;  // > all_seen, checked above
   return true;
+}
+
+}  // namespace
+
+bool writable_now(Comm& comm) {
+  return all_published(comm, comm.shared->round);
+}
+
+bool writable_inline_now(Comm& comm) {
+  const std::uint64_t round = comm.shared->round;
+  constexpr std::uint64_t kAhead = scratch::kSlotsPerMember - 1;
+  // The next round's slot last held round + 1 - kSlotsPerMember; its
+  // readers are done once they have published the round after it.
+  if (round < kAhead) {
+    return true;  // the slot was never used: the round it held is <= 0
+  }
+  return all_published(comm, round + 2 - scratch::kSlotsPerMember);
 }
 
 void wait_writable(Comm& comm) {
