@@ -177,7 +177,7 @@ Task bcast(Comm& c, Layout data, int root) {
       // The root only writes: inline rounds may run ahead of slow readers.
       co_await writable_for(c, n);
       datatype::pack(data, at, write_area(c, n), n);
-      publish(c);
+      publish(c, true);
     } else {
       publish(c);
       co_await arrival(c, root);
@@ -344,7 +344,7 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
           datatype::pack(send, m * total + at, area + m * n, n);
         }
       }
-      publish(c);
+      publish(c, true);
     } else {
       publish(c);
       co_await arrival(c, root);
@@ -381,7 +381,7 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
                          std::min(piece, block.bytes - at));
         }
       }
-      publish(c);
+      publish(c, true);
     } else {
       publish(c);
       co_await arrival(c, root);
@@ -574,7 +574,7 @@ bool bcast_now(Comm& c, const Layout& data, int root) {
     // The root only writes: it may run ahead of slow readers.
     wait_for([&c] { return writable_inline_now(c); });
     datatype::pack(data, 0, write_area(c, data.bytes), data.bytes);
-    publish(c);
+    publish(c, true);
   } else {
     publish(c);
     wait_for([&c, root] { return arrived(c, root); });

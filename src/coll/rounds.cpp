@@ -110,7 +110,7 @@ std::byte* write_area(Comm& comm, std::size_t bytes) {
   return segment_of().at<std::byte>(mine.where);
 }
 
-void publish(Comm& comm) {
+void publish(Comm& comm, bool others_wait_on_me) {
   const std::uint64_t next = ++comm.shared->round;
   // Release: this round's data before its round number.
   member_slot(comm, comm.rank, next)
@@ -120,14 +120,16 @@ void publish(Comm& comm) {
   // and every member publishes every round, so the last publisher of that
   // round sees everyone there and wakes whoever sleeps on it; waking at
   // each publish instead makes n sleepers wake n times per round, which
-  // with more ranks than cores costs more than the collective itself.
+  // with more ranks than cores costs more than the collective itself. The
+  // exception is a root the others wait on alone: a reader asleep until
+  // the last member shows up would wait for someone it does not need.
   // seq_cst fence: our round store is visible before we read the others'
   // rounds and sleeper counts. Two members publishing together both fence
   // first, so at least one sees the other and wakes; a waiter announces
   // itself, fences and re-checks (segment/wake_word.hpp), so either it sees
   // our round or we see it sleeping.
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  for (int m = 0; m < comm.size; ++m) {
+  for (int m = 0; m < comm.size && !others_wait_on_me; ++m) {
     // Relaxed: only decides whether to wake; a waiter that reads the round
     // acquires it itself.
     if (member_slot(comm, m, next).round.load(std::memory_order_relaxed) <

@@ -43,8 +43,10 @@ void wait_writable(Comm& comm);
 // or in its bulk buffer of that parity (made on first use). Call after
 // writable(); at most scratch::kBulkBytes.
 std::byte* write_area(Comm& comm, std::size_t bytes);
-// Publishes the next round (release) and wakes sleeping members.
-void publish(Comm& comm);
+// Publishes the next round (release) and wakes sleeping members: once the
+// round is complete, or at once if `others_wait_on_me` (a root whose data
+// the others wait for, whatever the rest of the round does).
+void publish(Comm& comm, bool others_wait_on_me = false);
 // The current round (the last one this member published).
 inline std::uint64_t round(const Comm& comm) { return comm.shared->round; }
 
