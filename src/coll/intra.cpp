@@ -443,11 +443,12 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
     co_await agree_max(c, mine, &most);
   }
   // The own block (in place, send and receive blocks are the same bytes).
-  if (send_blocks[me].base != recv_blocks[me].base) {
-    datatype::copy(send_blocks[me], 0, recv_blocks[me], 0,
-                   recv_blocks[me].bytes);
-  }
+  const Layout& own = recv_blocks[me];
+  const bool copy_own = send_blocks[me].base != own.base;
   if (most == 0 || c.size == 1) {
+    if (copy_own) {
+      datatype::copy(send_blocks[me], 0, own, 0, own.bytes);
+    }
     co_return;
   }
   const std::size_t others = members - 1;
@@ -463,6 +464,12 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
       }
     }
     publish(c);
+    // This round's part of the own block, while the others publish theirs
+    // (most >= own.bytes, so the rounds cover it all).
+    if (copy_own && at < own.bytes) {
+      datatype::copy(send_blocks[me], at, own, at,
+                     std::min(piece, own.bytes - at));
+    }
     co_await all_arrived(c);
     for (std::size_t j = 0; j < members; ++j) {
       const Layout& block = recv_blocks[j];
