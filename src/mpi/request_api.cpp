@@ -159,10 +159,13 @@ extern "C" int PMPI_Waitall(int count, MPI_Request requests[],
       rc != MPI_SUCCESS) {
     return rc;
   }
+  // A request stays complete until retired below, so each look resumes at
+  // the first one that was not (the whole array is not scanned per pass).
+  int first_open = 0;
   state().engine->wait_until([&] {
-    for (int i = 0; i < count; ++i) {
-      p2p::Request* r = find_request(requests[i]);
-      if (!is_idle(requests[i], r) && !is_complete(*r)) {
+    for (; first_open < count; ++first_open) {
+      p2p::Request* r = find_request(requests[first_open]);
+      if (!is_idle(requests[first_open], r) && !is_complete(*r)) {
         return false;
       }
     }
