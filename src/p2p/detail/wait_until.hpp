@@ -25,8 +25,11 @@ void Engine::wait_until(Done&& done) {
   if (done()) {
     return;
   }
-  // Spin budget: long when every rank has its own core, short otherwise.
-  const int spin_rounds = config_.oversubscribed ? 64 : 4096;
+  // Spin budget: long when every rank has its own core, short otherwise:
+  // the rank we wait for may share our core and cannot run while we poll
+  // (docs/design.md#waiting: 8 rounds instead of 64 halved an 8-byte
+  // broadcast at 4 ranks on 2 cores).
+  const int spin_rounds = config_.oversubscribed ? 8 : 4096;
   const int yield_rounds = config_.oversubscribed ? 16 : 256;
   constexpr std::int64_t kSleepTimeoutNs = 100'000'000;  // safety net only
   for (;;) {
