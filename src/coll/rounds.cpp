@@ -33,10 +33,6 @@ CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
   return comm.shared->block->coll_slot(static_cast<std::uint32_t>(m), round);
 }
 
-}  // namespace
-
-namespace {
-
 // True once every member has published round `needed`, remembered in
 // all_seen so that later checks for that round or older ones are free.
 bool all_published(Comm& comm, std::uint64_t needed) {
