@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
-#include <thread>
 
 #include "coll/rounds.hpp"
 #include "p2p/engine.hpp"
@@ -30,9 +29,8 @@ std::size_t round_bytes(std::size_t total) {
 // one). The choice depends only on the communicator, so every member makes
 // the same one.
 std::size_t bcast_round_bytes(const Comm& c, std::size_t total) {
-  static const unsigned cores =
-      std::max(1U, std::thread::hardware_concurrency());
-  if (total <= kBulk / 2 || static_cast<unsigned>(c.size) > cores) {
+  if (total <= kBulk / 2 ||
+      static_cast<unsigned>(c.size) > mpi::state().engine->config().cpus) {
     return round_bytes(total);
   }
   return total > 2 * kBulk ? kBulk : (total / 2 + 63) & ~std::size_t{63};

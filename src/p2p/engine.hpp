@@ -56,7 +56,10 @@ struct EngineConfig {
   std::size_t ring_eager_max = SIZE_MAX;
   std::size_t eager_max =
       64 * 1024;  // rendezvous sends that complete without a match
-  bool oversubscribed = false;  // more ranks than cores: yield and sleep sooner
+  // Logical CPUs of the machine (the same number in every process) and
+  // whether the first world has more ranks than that: yield and sleep sooner.
+  unsigned cpus = 1;
+  bool oversubscribed = false;
 };
 
 // Called when a request the user no longer holds completes (freed with

@@ -88,8 +88,8 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   config.my_slot = world.slot;
   config.world_size = size;
   config.thread_multiple = thread_multiple;
-  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-  config.oversubscribed = size > cores;
+  config.cpus = std::max(1U, std::thread::hardware_concurrency());
+  config.oversubscribed = static_cast<unsigned>(size) > config.cpus;
   if (const char* value = std::getenv("SHMPI_RING_EAGER_MAX")) {
     config.ring_eager_max = std::strtoull(value, nullptr, 10);
   }
