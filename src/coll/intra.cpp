@@ -159,7 +159,7 @@ Task agree_max(Comm& c, std::uint64_t mine, std::uint64_t* out) {
 }  // namespace
 
 Task barrier(Comm& c) {
-  publish(c);
+  arrive(c);
   co_await all_arrived(c);
 }
 
@@ -563,7 +563,7 @@ void wait_all_arrived(Comm& c) { wait_for(AllArrived{&c}); }
 }  // namespace
 
 bool barrier_now(Comm& c) {
-  publish(c);
+  arrive(c);
   wait_all_arrived(c);
   return true;
 }

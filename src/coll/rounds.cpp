@@ -16,21 +16,75 @@ using scratch::CollSlot;
 
 const segment::Segment& segment_of() { return mpi::state().engine->segment(); }
 
-std::atomic<std::uint64_t>* bulk_words(Comm& comm) {
+// The block's per-member words, found once: the world block sits at a
+// fixed place and its header is never written; every other block's header
+// says its capacity.
+void find_words(Comm& comm) {
   mpi::detail::CommShared& shared = *comm.shared;
-  if (shared.bulk == nullptr) {
-    // The world block sits at a fixed place and its header is never
-    // written; every other block's header says its capacity.
-    const std::uint32_t capacity = &comm == &mpi::state().world
-                                       ? segment_of().layout().config.capacity
-                                       : shared.block->header.capacity;
-    shared.bulk = shared.block->bulk_words(capacity);
+  const std::uint32_t capacity = &comm == &mpi::state().world
+                                     ? segment_of().layout().config.capacity
+                                     : shared.block->header.capacity;
+  shared.bulk = shared.block->bulk_words(capacity);
+  shared.arrivals = shared.block->arrival_words(capacity);
+}
+
+std::atomic<std::uint64_t>* bulk_words(Comm& comm) {
+  if (comm.shared->bulk == nullptr) [[unlikely]] {
+    find_words(comm);
   }
-  return shared.bulk;
+  return comm.shared->bulk;
+}
+
+std::atomic<std::uint64_t>& arrival_word(Comm& comm, int m) {
+  if (comm.shared->arrivals == nullptr) [[unlikely]] {
+    find_words(comm);
+  }
+  return comm.shared->arrivals[static_cast<std::size_t>(m)];
 }
 
 CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
   return comm.shared->block->coll_slot(static_cast<std::uint32_t>(m), round);
+}
+
+// True once member m has published round r or a later one: with data in
+// its slot (whose word then holds r, or a later round of the same slot), or
+// without, in its arrival word. Acquire on both: pairs with the member's
+// release in publish() or arrive(); its reads of older rounds' data
+// happened before. The slot comes first, since rounds with data are the
+// ones whose slot the caller goes on to read.
+bool published(Comm& comm, int m, std::uint64_t r) {
+  return member_slot(comm, m, r).round.load(std::memory_order_acquire) >= r ||
+         arrival_word(comm, m).load(std::memory_order_acquire) >= r;
+}
+
+// Wakes the members asleep on this block, if this member's publish of
+// round `r` may be what they wait for (see publish()).
+void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me) {
+  // seq_cst fence: our round store is visible before we read the others'
+  // rounds and sleeper counts. Two members publishing together both fence
+  // first, so at least one sees the other and wakes; a waiter announces
+  // itself, fences and re-checks (segment/wake_word.hpp), so either it sees
+  // our round or we see it sleeping.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  for (int m = 0; m < comm.size && !others_wait_on_me; ++m) {
+    // Only decides whether to wake; a waiter that reads the round acquires
+    // it itself.
+    if (!published(comm, m, r)) {
+      return;  // m is still to come: its publish wakes
+    }
+  }
+  p2p::Engine& engine = *mpi::state().engine;
+  for (int m = 0; m < comm.size; ++m) {
+    if (m != comm.rank) {
+      segment::RankControl& control =
+          engine.control(comm.slots[static_cast<std::size_t>(m)]);
+      // Relaxed: ordered by the fence above.
+      if ((control.wake_word.load(std::memory_order_relaxed) &
+           segment::kSleeperMask) != 0) [[unlikely]] {
+        segment::wake_now(control);
+      }
+    }
+  }
 }
 
 // True once every member has published round `needed`, remembered in
@@ -43,11 +97,7 @@ bool all_published(Comm& comm, std::uint64_t needed) {
     return true;
   }
   for (int m = 0; m < comm.size; ++m) {
-    // Acquire: pairs with the member's release in publish(); its reads of
-    // our older data happened before. A member's word in the slot of round
-    // j is >= j exactly when it has published j.
-    if (member_slot(comm, m, needed).round.load(std::memory_order_acquire) <
-        needed) {
+    if (!published(comm, m, needed)) {
       return false;
     }
   }
@@ -119,39 +169,22 @@ void publish(Comm& comm, bool others_wait_on_me) {
   // with more ranks than cores costs more than the collective itself. The
   // exception is a root the others wait on alone: a reader asleep until
   // the last member shows up would wait for someone it does not need.
-  // seq_cst fence: our round store is visible before we read the others'
-  // rounds and sleeper counts. Two members publishing together both fence
-  // first, so at least one sees the other and wakes; a waiter announces
-  // itself, fences and re-checks (segment/wake_word.hpp), so either it sees
-  // our round or we see it sleeping.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  for (int m = 0; m < comm.size && !others_wait_on_me; ++m) {
-    // Relaxed: only decides whether to wake; a waiter that reads the round
-    // acquires it itself.
-    if (member_slot(comm, m, next).round.load(std::memory_order_relaxed) <
-        next) {
-      return;  // m is still to come: its publish wakes
-    }
+  wake_after(comm, next, others_wait_on_me);
+}
+
+void arrive(Comm& comm) {
+  if (mpi::state().engine->config().oversubscribed) {
+    publish(comm);
+    return;
   }
-  p2p::Engine& engine = *mpi::state().engine;
-  for (int m = 0; m < comm.size; ++m) {
-    if (m != comm.rank) {
-      segment::RankControl& control =
-          engine.control(comm.slots[static_cast<std::size_t>(m)]);
-      // Relaxed: ordered by the fence above.
-      if ((control.wake_word.load(std::memory_order_relaxed) &
-           segment::kSleeperMask) != 0) [[unlikely]] {
-        segment::wake_now(control);
-      }
-    }
-  }
+  const std::uint64_t next = ++comm.shared->round;
+  // Release: our reads of the rounds before happened before.
+  arrival_word(comm, comm.rank).store(next, std::memory_order_release);
+  wake_after(comm, next, false);
 }
 
 bool arrived(Comm& comm, int m) {
-  const std::uint64_t round = comm.shared->round;
-  // Acquire: pairs with the member's release in publish().
-  return member_slot(comm, m, round).round.load(std::memory_order_acquire) >=
-         round;
+  return published(comm, m, comm.shared->round);
 }
 
 bool AllArrived::operator()() {

@@ -35,7 +35,8 @@ struct CommShared {
   // they used may be rewritten. Collective rounds in which not everyone
   // reads everyone lag.
   std::uint64_t all_seen = 0;
-  std::atomic<std::uint64_t>* bulk = nullptr;  // the block's bulk words
+  std::atomic<std::uint64_t>* bulk = nullptr;      // the block's bulk words
+  std::atomic<std::uint64_t>* arrivals = nullptr;  // and its arrival words
   std::uint32_t leader = 0;  // local rank of the member with the lowest slot
   std::uint64_t generation = 0;   // the leader's number for this communicator
   std::vector<Reserved> reserve;  // agreed IDs from reserve_head on

@@ -96,7 +96,12 @@ struct CommBlock {
   // MemberSlot members[capacity][kSlotsPerMember] follows, then one word
   // per member: the offset of the member's two bulk buffers (0: none yet).
   // Bulk buffers stay with the block when it is recycled; the member in
-  // that place reuses them.
+  // that place reuses them. Last, from the next line pair, one arrival word
+  // per member, packed: the last barrier round the member published.
+  // Barrier rounds are published there instead of in the slot, so that
+  // waiting for everyone reads one line pair per 16 members, and at two
+  // members a barrier moves one line between the cores instead of two
+  // (docs/design.md#scratch-blocks).
   MemberSlot& slot(std::uint32_t member, std::uint64_t round) {
     auto* first = reinterpret_cast<MemberSlot*>(this + 1);
     return first[static_cast<std::size_t>(member) * kSlotsPerMember +
@@ -112,10 +117,20 @@ struct CommBlock {
     return reinterpret_cast<std::atomic<std::uint64_t>*>(
         first + static_cast<std::size_t>(capacity) * kSlotsPerMember);
   }
+  std::atomic<std::uint64_t>* arrival_words(std::uint32_t capacity) {
+    return reinterpret_cast<std::atomic<std::uint64_t>*>(
+        reinterpret_cast<std::byte*>(this) + arrivals_at(capacity));
+  }
+  static constexpr std::size_t arrivals_at(std::uint32_t capacity) {
+    const std::size_t bulk_end =
+        sizeof(BlockHeader) +
+        static_cast<std::size_t>(capacity) * kSlotsPerMember *
+            sizeof(MemberSlot) +
+        static_cast<std::size_t>(capacity) * sizeof(std::uint64_t);
+    return (bulk_end + kFalseSharingRange - 1) & ~(kFalseSharingRange - 1);
+  }
   static constexpr std::size_t bytes_for(std::uint32_t capacity) {
-    return sizeof(BlockHeader) +
-           static_cast<std::size_t>(capacity) * kSlotsPerMember *
-               sizeof(MemberSlot) +
+    return arrivals_at(capacity) +
            static_cast<std::size_t>(capacity) * sizeof(std::uint64_t);
   }
 };
