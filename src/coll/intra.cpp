@@ -140,6 +140,22 @@ std::uint64_t largest_block(const std::vector<Layout>& blocks) {
   return most;
 }
 
+// Packs `bytes` of `send` from packed offset `at` for the next round and
+// publishes the round, in the small lane when it fits there (rounds in
+// which every member writes the same number of bytes and then reads
+// everyone's: the choice is then the same on every member). Call after
+// writable().
+void publish_share(Comm& c, const Layout& send, std::size_t at,
+                   std::size_t bytes) {
+  if (bytes <= kSmall && small_lane(c)) {
+    datatype::pack(send, at, write_small(c), bytes);
+    publish_small(c);
+    return;
+  }
+  datatype::pack(send, at, write_area(c, bytes), bytes);
+  publish(c);
+}
+
 // Every member says a number; all learn the largest (v-collectives agree
 // this way on how many rounds they need).
 Task agree_max(Comm& c, std::uint64_t mine, std::uint64_t* out) {
@@ -220,8 +236,7 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   for (std::size_t first = 0; first < unit.count; first += per_round) {
     const std::size_t n = std::min(per_round, unit.count - first);
     co_await writable(c);
-    datatype::pack(send, first * size, write_area(c, n * size), n * size);
-    publish(c);
+    publish_share(c, send, first * size, n * size);
     co_await all_arrived(c);
     if (folds_all(n * size, members, n)) {
       // Small: every member folds everything itself, in one round.
@@ -622,8 +637,7 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
     return true;
   }
   wait_for([&c] { return writable_now(c); });
-  datatype::pack(send, 0, write_area(c, bytes), bytes);
-  publish(c);
+  publish_share(c, send, 0, bytes);
   wait_all_arrived(c);
   fold(c, op, unit.type, 0, c.size - 1, 0, unit.count, recv.base);
   return true;

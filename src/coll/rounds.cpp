@@ -25,7 +25,7 @@ void find_words(Comm& comm) {
                                      ? segment_of().layout().config.capacity
                                      : shared.block->header.capacity;
   shared.bulk = shared.block->bulk_words(capacity);
-  shared.arrivals = shared.block->arrival_words(capacity);
+  shared.arrivals = shared.block->arrivals(capacity);
 }
 
 std::atomic<std::uint64_t>* bulk_words(Comm& comm) {
@@ -35,26 +35,26 @@ std::atomic<std::uint64_t>* bulk_words(Comm& comm) {
   return comm.shared->bulk;
 }
 
-std::atomic<std::uint64_t>& arrival_word(Comm& comm, int m) {
+scratch::ArrivalEntry& arrival_entry(Comm& comm, int m, std::uint64_t round) {
   if (comm.shared->arrivals == nullptr) [[unlikely]] {
     find_words(comm);
   }
-  return comm.shared->arrivals[static_cast<std::size_t>(m)];
+  return comm.shared->arrivals[2 * static_cast<std::size_t>(m) + (round & 1u)];
 }
 
 CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
   return comm.shared->block->coll_slot(static_cast<std::uint32_t>(m), round);
 }
 
-// True once member m has published round r or a later one: with data in
-// its slot (whose word then holds r, or a later round of the same slot), or
-// without, in its arrival word. Acquire on both: pairs with the member's
-// release in publish() or arrive(); its reads of older rounds' data
-// happened before. The slot comes first, since rounds with data are the
-// ones whose slot the caller goes on to read.
+// True once member m has published round r or a later one: in its slot
+// of round r (whose word then holds r, or a later round of that slot) or
+// in its arrival entry of r's parity (likewise). Acquire on both: pairs
+// with the member's release in publish() or publish_small(); its data for
+// r, and its reads of older rounds, happened before. The slot comes first:
+// most rounds use it.
 bool published(Comm& comm, int m, std::uint64_t r) {
   return member_slot(comm, m, r).round.load(std::memory_order_acquire) >= r ||
-         arrival_word(comm, m).load(std::memory_order_acquire) >= r;
+         arrival_entry(comm, m, r).round.load(std::memory_order_acquire) >= r;
 }
 
 // Wakes the members asleep on this block, if this member's publish of
@@ -172,15 +172,32 @@ void publish(Comm& comm, bool others_wait_on_me) {
   wake_after(comm, next, others_wait_on_me);
 }
 
-void arrive(Comm& comm) {
-  if (mpi::state().engine->config().oversubscribed) {
-    publish(comm);
-    return;
-  }
+bool small_lane(const Comm& comm) {
+  return static_cast<unsigned>(comm.size) <= mpi::state().engine->config().cpus;
+}
+
+std::byte* write_small(Comm& comm) {
+  return arrival_entry(comm, comm.rank, comm.shared->round + 1).value;
+}
+
+void publish_small(Comm& comm) {
   const std::uint64_t next = ++comm.shared->round;
-  // Release: our reads of the rounds before happened before.
-  arrival_word(comm, comm.rank).store(next, std::memory_order_release);
+  comm.shared->small_round = next;
+  // Release: this round's value (and our reads of older rounds) before its
+  // round number.
+  arrival_entry(comm, comm.rank, next)
+      .round.store(next, std::memory_order_release);
   wake_after(comm, next, false);
+}
+
+void arrive(Comm& comm) {
+  if (small_lane(comm)) {
+    // The entry's value is left alone: a slow reader of the round two
+    // before may still be reading it.
+    publish_small(comm);
+  } else {
+    publish(comm);
+  }
 }
 
 bool arrived(Comm& comm, int m) {
@@ -199,7 +216,11 @@ bool AllArrived::operator()() {
 }
 
 const std::byte* data_of(Comm& comm, int m) {
-  const CollSlot& slot = member_slot(comm, m, comm.shared->round);
+  const std::uint64_t round = comm.shared->round;
+  if (comm.shared->small_round == round) {
+    return arrival_entry(comm, m, round).value;  // every member used it
+  }
+  const CollSlot& slot = member_slot(comm, m, round);
   return slot.where == 0 ? slot.data : segment_of().at<std::byte>(slot.where);
 }
 

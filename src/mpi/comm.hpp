@@ -35,8 +35,11 @@ struct CommShared {
   // they used may be rewritten. Collective rounds in which not everyone
   // reads everyone lag.
   std::uint64_t all_seen = 0;
-  std::atomic<std::uint64_t>* bulk = nullptr;      // the block's bulk words
-  std::atomic<std::uint64_t>* arrivals = nullptr;  // and its arrival words
+  std::atomic<std::uint64_t>* bulk = nullptr;  // the block's bulk words
+  scratch::ArrivalEntry* arrivals = nullptr;   // and its arrival entries
+  // The last round this process published in the small lane: data_of()
+  // reads every member's entry in it (members choose the lane alike).
+  std::uint64_t small_round = 0;
   std::uint32_t leader = 0;  // local rank of the member with the lowest slot
   std::uint64_t generation = 0;   // the leader's number for this communicator
   std::vector<Reserved> reserve;  // agreed IDs from reserve_head on

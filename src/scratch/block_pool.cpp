@@ -81,7 +81,7 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
     block->header.magic = kBlockMagic;
     block->header.capacity = capacity;
     block->header.size_class = cls;
-    // Heap memory may be recycled: start every round and arrival word at 0.
+    // Heap memory may be recycled: start every round word at 0.
     // Relaxed: the block is private until its offset is published with a
     // release.
     for (std::uint32_t m = 0; m < capacity; ++m) {
@@ -89,7 +89,10 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
         block->slot(m, k).round.store(0, std::memory_order_relaxed);
       }
       block->bulk_words(capacity)[m].store(0, std::memory_order_relaxed);
-      block->arrival_words(capacity)[m].store(0, std::memory_order_relaxed);
+      block->arrivals(capacity)[2 * m].round.store(0,
+                                                   std::memory_order_relaxed);
+      block->arrivals(capacity)[2 * m + 1].round.store(
+          0, std::memory_order_relaxed);
     }
     block->header.base_round.store(0, std::memory_order_relaxed);
   }

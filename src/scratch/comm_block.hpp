@@ -87,6 +87,17 @@ struct alignas(kFalseSharingRange) CollSlot {
 static_assert(sizeof(CollSlot) == sizeof(MemberSlot));
 static_assert(offsetof(CollSlot, round) == offsetof(MemberSlot, round));
 
+// A member's word and data for a round with at most 8 bytes, packed with
+// the other members' (see CommBlock).
+struct ArrivalEntry {
+  std::atomic<std::uint64_t> round;  // released last, as in a slot
+  std::byte value[8];
+  static constexpr std::size_t kBytes = sizeof(value);
+};
+static_assert(sizeof(ArrivalEntry) == 16 && alignof(ArrivalEntry) == 8);
+static_assert(kFalseSharingRange % (2 * sizeof(ArrivalEntry)) == 0,
+              "a member's two entries share a line");
+
 // Bytes of one bulk buffer: a member has two (one per round parity), made on
 // its first collective round that does not fit inline.
 inline constexpr std::size_t kBulkBytes = 64 * 1024;
@@ -96,12 +107,12 @@ struct CommBlock {
   // MemberSlot members[capacity][kSlotsPerMember] follows, then one word
   // per member: the offset of the member's two bulk buffers (0: none yet).
   // Bulk buffers stay with the block when it is recycled; the member in
-  // that place reuses them. Last, from the next line pair, one arrival word
-  // per member, packed: the last barrier round the member published.
-  // Barrier rounds are published there instead of in the slot, so that
-  // waiting for everyone reads one line pair per 16 members, and at two
-  // members a barrier moves one line between the cores instead of two
-  // (docs/design.md#scratch-blocks).
+  // that place reuses them. Last, from the next line pair, two arrival
+  // entries per member (one per round parity), packed: rounds of a barrier
+  // and of tiny reductions are published there instead of in the slot, so
+  // that waiting for everyone reads one line pair per four members, and at
+  // two members such a round moves one line between the cores instead of
+  // two (docs/design.md#scratch-blocks).
   MemberSlot& slot(std::uint32_t member, std::uint64_t round) {
     auto* first = reinterpret_cast<MemberSlot*>(this + 1);
     return first[static_cast<std::size_t>(member) * kSlotsPerMember +
@@ -117,9 +128,10 @@ struct CommBlock {
     return reinterpret_cast<std::atomic<std::uint64_t>*>(
         first + static_cast<std::size_t>(capacity) * kSlotsPerMember);
   }
-  std::atomic<std::uint64_t>* arrival_words(std::uint32_t capacity) {
-    return reinterpret_cast<std::atomic<std::uint64_t>*>(
-        reinterpret_cast<std::byte*>(this) + arrivals_at(capacity));
+  // The arrival entries: member m's entry for round r is [2 * m + r % 2].
+  ArrivalEntry* arrivals(std::uint32_t capacity) {
+    return reinterpret_cast<ArrivalEntry*>(reinterpret_cast<std::byte*>(this) +
+                                           arrivals_at(capacity));
   }
   static constexpr std::size_t arrivals_at(std::uint32_t capacity) {
     const std::size_t bulk_end =
@@ -131,7 +143,7 @@ struct CommBlock {
   }
   static constexpr std::size_t bytes_for(std::uint32_t capacity) {
     return arrivals_at(capacity) +
-           static_cast<std::size_t>(capacity) * sizeof(std::uint64_t);
+           static_cast<std::size_t>(capacity) * 2 * sizeof(ArrivalEntry);
   }
 };
 static_assert(sizeof(CommBlock) == sizeof(BlockHeader));
