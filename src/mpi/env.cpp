@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Environment functions that need no runtime: versions, processor name,
-// timers, address arithmetic and MPI_Pcontrol. All of them may be called
-// before MPI_Init and after MPI_Finalize (MPI 4.0 section 11.2.1 lists the
-// first ones; the others touch no MPI state).
+// timers, addresses and their arithmetic, and MPI_Pcontrol. All of them may
+// be called before MPI_Init and after MPI_Finalize (MPI 4.0 section 11.2.1
+// lists the first ones; the others touch no MPI state).
 #include <mpi.h>
 #include <time.h>
 #include <unistd.h>
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/errors.hpp"
 
@@ -104,6 +105,20 @@ extern "C" MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) noexcept {
                                static_cast<std::uintptr_t>(addr2));
 }
 SHMPI_PMPI_ALIAS(MPI_Aint_diff);
+
+// MPI 4.0 section 5.1.5: the address of `location`, for displacements
+// relative to MPI_BOTTOM or to another address (MPI_Type_create_struct).
+// Addresses are flat here, so it is the pointer's value.
+extern "C" int PMPI_Get_address(const void* location,
+                                MPI_Aint* address) noexcept {
+  if (address == nullptr) {
+    return shmpi::mpi::fail(nullptr, MPI_ERR_ARG, "MPI_Get_address",
+                            "address is NULL");
+  }
+  *address = static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(location));
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Get_address);
 
 // Profiling control: shmpi has no internal profiling to switch, and a
 // profiling library interposes MPI_Pcontrol itself.

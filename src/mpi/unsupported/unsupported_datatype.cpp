@@ -10,12 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Get_address(const void* /*location*/,
-                                MPI_Aint* /*address*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Get_address");
-}
-SHMPI_PMPI_ALIAS(MPI_Get_address);
-
 extern "C" int PMPI_Pack_external(const char* /*datarep*/,
                                   const void* /*inbuf*/, int /*incount*/,
                                   MPI_Datatype /*datatype*/, void* /*outbuf*/,
