@@ -11,8 +11,10 @@
 // as in MPICH.
 #include <mpi.h>
 
-#include <cstring>
-#include <memory>
+#include <algorithm>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "coll/intra.hpp"
@@ -34,6 +36,31 @@ namespace algo = shmpi::coll;  // the scratch-block algorithms
 namespace {
 
 using datatype::Layout;
+
+// The count and displacement arrays of the v-collectives: int in the
+// classic forms, MPI_Count counts and MPI_Aint displacements in the
+// large-count (_c) forms. Elements read as MPI_Count, so one body serves
+// both forms and no value is narrowed. A view of the caller's array, which
+// is read only while the call checks its arguments: the Layouts built from
+// it are what runs.
+class CountArray {
+ public:
+  CountArray() = default;
+  CountArray(const int* values) : narrow_(values) {}      // NOLINT: a view
+  CountArray(const MPI_Count* values) : wide_(values) {}  // NOLINT: a view
+
+  bool is_null() const { return narrow_ == nullptr && wide_ == nullptr; }
+  MPI_Count operator[](int i) const {
+    const auto at = static_cast<std::size_t>(i);
+    return narrow_ != nullptr ? narrow_[at] : wide_[at];
+  }
+
+ private:
+  const int* narrow_ = nullptr;
+  const MPI_Count* wide_ = nullptr;
+};
+static_assert(std::is_same_v<MPI_Aint, MPI_Count>,
+              "MPI_Aint displacements use CountArray's MPI_Count view");
 
 int check_coll(MPI_Comm comm, const char* function, Comm** out) {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
@@ -65,15 +92,15 @@ int check_data(Comm* c, const void* buffer, MPI_Count count, MPI_Datatype type,
   return check_buffer(c, buffer, count, function);
 }
 
-int check_counts(Comm* c, const int* counts, int n, const char* what,
+int check_counts(Comm* c, CountArray counts, int n, const char* what,
                  const char* function) {
-  if (counts == nullptr && n > 0) {
+  if (counts.is_null() && n > 0) {
     return fail(c, MPI_ERR_ARG, function, "%s is NULL", what);
   }
   for (int i = 0; i < n; ++i) {
     if (counts[i] < 0) {
-      return fail(c, MPI_ERR_COUNT, function, "%s[%d] = %d is negative", what,
-                  i, counts[i]);
+      return fail(c, MPI_ERR_COUNT, function, "%s[%d] = %lld is negative", what,
+                  i, static_cast<long long>(counts[i]));
     }
   }
   return MPI_SUCCESS;
@@ -91,24 +118,30 @@ Layout layout(const TypeArg& type, const void* buffer, MPI_Count count) {
   return type.layout(buffer, static_cast<std::size_t>(count));
 }
 
-// Block i of a v-collective: counts[i] elements at displs[i] extents.
-Layout block(const TypeArg& type, const void* buffer, int count, int displ) {
-  return type.layout(static_cast<const std::byte*>(buffer) +
-                         static_cast<std::ptrdiff_t>(displ) * type.extent,
+// `count` elements at `offset` bytes into `buffer`.
+Layout at_bytes(const TypeArg& type, const void* buffer, MPI_Count offset,
+                MPI_Count count) {
+  return type.layout(static_cast<const std::byte*>(buffer) + offset,
                      static_cast<std::size_t>(count));
+}
+
+// Block i of a v-collective: counts[i] elements at displs[i] extents.
+Layout block(const TypeArg& type, const void* buffer, MPI_Count count,
+             MPI_Count displ) {
+  return at_bytes(type, buffer, displ * type.extent, count);
 }
 
 // The n blocks of a v-collective (buffer, counts, displs, datatype): the
 // checks in the standard's order, then (if `blocks`) their layouts.
-int check_blocks(Comm* c, const void* buffer, const int* counts,
-                 const int* displs, MPI_Datatype type, int n,
+int check_blocks(Comm* c, const void* buffer, CountArray counts,
+                 CountArray displs, MPI_Datatype type, int n,
                  const char* counts_name, TypeArg* arg,
                  std::vector<Layout>* blocks, const char* function) {
   if (int rc = check_counts(c, counts, n, counts_name, function);
       rc != MPI_SUCCESS) {
     return rc;
   }
-  if (displs == nullptr) {
+  if (displs.is_null()) {
     return fail(c, MPI_ERR_ARG, function, "displs is NULL");
   }
   if (int rc = check_datatype(c, type, arg, function); rc != MPI_SUCCESS) {
@@ -123,72 +156,90 @@ int check_blocks(Comm* c, const void* buffer, const int* counts,
   return MPI_SUCCESS;
 }
 
+// n blocks of `count` elements each, back to back from `buffer`.
+std::vector<Layout> uniform_blocks(const TypeArg& type, const void* buffer,
+                                   MPI_Count count, int n) {
+  std::vector<Layout> blocks;
+  blocks.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    blocks.push_back(block(type, buffer, count, i * count));
+  }
+  return blocks;
+}
+
 int size_mismatch(Comm* c, std::size_t sent, std::size_t expected,
                   const char* function) {
   return fail(c, MPI_ERR_TRUNCATE, function,
               "%zu bytes sent per process but %zu expected", sent, expected);
 }
 
-// ---- the operations, shared by blocking (request == nullptr) and
-// nonblocking forms ----
+// ---- the operations, shared by every form of each collective ----
 
-int do_barrier(MPI_Comm comm, MPI_Request* request, const char* fn) {
+int do_barrier(MPI_Comm comm, const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
   if (c->is_inter) {
-    return run_collective(c, inter::barrier(*c), {}, request, fn);
+    return run_collective(
+        c, [c] { return inter::barrier(*c); }, {}, call);
   }
-  if (request == nullptr && c == &state().world) {
+  if (call.blocking() && c == &state().world) {
     state().runtime->world_barrier();
     return MPI_SUCCESS;
   }
   const bool hierarchy = algo::spans_numa_nodes(*c);
-  if (request == nullptr && !hierarchy) {
-    if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+  if (call.blocking() && !hierarchy) {
+    if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
     algo::barrier_now(*c);
     return MPI_SUCCESS;
   }
-  return run_collective(c,
-                        hierarchy ? algo::numa_barrier(*c) : algo::barrier(*c),
-                        Holds{}, request, fn);
+  return run_collective(
+      c,
+      [c, hierarchy] {
+        return hierarchy ? algo::numa_barrier(*c) : algo::barrier(*c);
+      },
+      Holds{}, call);
 }
 
 int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
-             MPI_Comm comm, MPI_Request* request, const char* fn) {
+             MPI_Comm comm, const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
   TypeArg type;
-  if (int rc = check_data(c, buffer, count, datatype, &type, fn);
+  if (int rc = check_data(c, buffer, count, datatype, &type, call.fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
+  if (int rc = check_root(c, root, call.fn); rc != MPI_SUCCESS) {
     return rc;
   }
   const Layout data = layout(type, buffer, count);
   if (c->is_inter) {
-    return run_collective(c, inter::bcast(*c, data, root), {{type}, {}, false},
-                          request, fn);
+    return run_collective(
+        c, [=] { return inter::bcast(*c, data, root); }, {{type}, {}, false},
+        call);
   }
   const bool hierarchy = algo::spans_numa_nodes(*c);
-  if (request == nullptr && !hierarchy) {
-    if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+  if (call.blocking() && !hierarchy) {
+    if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
     if (algo::bcast_now(*c, data, root)) {
       return MPI_SUCCESS;
     }
   }
-  return run_collective(c,
-                        hierarchy ? algo::numa_bcast(*c, data, root)
-                                  : algo::bcast(*c, data, root),
-                        Holds{{type}, {}, false}, request, fn);
+  return run_collective(
+      c,
+      [=] {
+        return hierarchy ? algo::numa_bcast(*c, data, root)
+                         : algo::bcast(*c, data, root);
+      },
+      Holds{{type}, {}, false}, call);
 }
 
 int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
@@ -224,12 +275,12 @@ int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
 
 int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-              MPI_Request* request, const char* fn) {
+              const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
+  if (int rc = check_root(c, root, call.fn); rc != MPI_SUCCESS) {
     return rc;
   }
   const bool receives = c->is_inter ? root == MPI_ROOT : c->rank == root;
@@ -238,39 +289,38 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   const bool sends = !c->is_inter || root >= 0;
   if (c->is_inter) {
     if (receives && recvbuf == MPI_IN_PLACE) {
-      return check_in_place(c, recvbuf, fn);
+      return check_in_place(c, recvbuf, call.fn);
     }
     if (sends && sendbuf == MPI_IN_PLACE) {
-      return check_in_place(c, sendbuf, fn);
+      return check_in_place(c, sendbuf, call.fn);
     }
   }
   TypeArg type;
   OpArg oparg;
   if (int rc =
           check_reduction(c, sends ? sendbuf : MPI_IN_PLACE, recvbuf, count,
-                          datatype, op, receives, &type, &oparg, fn);
+                          datatype, op, receives, &type, &oparg, call.fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
+  const auto n = static_cast<std::size_t>(count);
   if (c->is_inter) {
     const Layout recv = receives ? layout(type, recvbuf, count) : Layout{};
     const Layout send = sends ? layout(type, sendbuf, count) : Layout{};
-    return run_collective(c,
-                          inter::reduce(*c, send, recv, type, oparg,
-                                        static_cast<std::size_t>(count), root),
-                          {{type}, oparg, true}, request, fn);
+    return run_collective(
+        c, [=] { return inter::reduce(*c, send, recv, type, oparg, n, root); },
+        {{type}, oparg, true}, call);
   }
   if (sendbuf == MPI_IN_PLACE && c->rank != root) {
-    return fail(c, MPI_ERR_BUFFER, fn,
+    return fail(c, MPI_ERR_BUFFER, call.fn,
                 "MPI_IN_PLACE is only valid at the root");
   }
   const Layout recv = layout(type, recvbuf, c->rank == root ? count : 0);
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
-  const auto n = static_cast<std::size_t>(count);
   const bool hierarchy = oparg.commutative && algo::spans_numa_nodes(*c);
-  if (request == nullptr && !hierarchy) {
-    if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+  if (call.blocking() && !hierarchy) {
+    if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
     if (algo::reduce_now(*c, send, recv, type, oparg, n, root)) {
@@ -279,42 +329,43 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   }
   return run_collective(
       c,
-      hierarchy ? algo::numa_reduce(*c, send, recv, type, oparg, n, root)
-                : algo::reduce(*c, send, recv, type, oparg, n, root),
-      Holds{{type}, oparg, true}, request, fn);
+      [=] {
+        return hierarchy
+                   ? algo::numa_reduce(*c, send, recv, type, oparg, n, root)
+                   : algo::reduce(*c, send, recv, type, oparg, n, root);
+      },
+      Holds{{type}, oparg, true}, call);
 }
 
 int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                 MPI_Request* request, const char* fn) {
+                 const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
   if (c->is_inter && sendbuf == MPI_IN_PLACE) {
-    return check_in_place(c, sendbuf, fn);
+    return check_in_place(c, sendbuf, call.fn);
   }
   TypeArg type;
   OpArg oparg;
   if (int rc = check_reduction(c, sendbuf, recvbuf, count, datatype, op, true,
-                               &type, &oparg, fn);
+                               &type, &oparg, call.fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
   const Layout recv = layout(type, recvbuf, count);
-  if (c->is_inter) {
-    return run_collective(
-        c,
-        inter::allreduce(*c, layout(type, sendbuf, count), recv, type, oparg,
-                         static_cast<std::size_t>(count)),
-        {{type}, oparg, true}, request, fn);
-  }
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
   const auto n = static_cast<std::size_t>(count);
+  if (c->is_inter) {
+    return run_collective(
+        c, [=] { return inter::allreduce(*c, send, recv, type, oparg, n); },
+        {{type}, oparg, true}, call);
+  }
   const bool hierarchy = oparg.commutative && algo::spans_numa_nodes(*c);
-  if (request == nullptr && !hierarchy) {
-    if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+  if (call.blocking() && !hierarchy) {
+    if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
     if (algo::allreduce_now(*c, send, recv, type, oparg, n)) {
@@ -323,452 +374,328 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   }
   return run_collective(
       c,
-      hierarchy ? algo::numa_allreduce(*c, send, recv, type, oparg, n)
-                : algo::allreduce(*c, send, recv, type, oparg, n),
-      Holds{{type}, oparg, true}, request, fn);
+      [=] {
+        return hierarchy ? algo::numa_allreduce(*c, send, recv, type, oparg, n)
+                         : algo::allreduce(*c, send, recv, type, oparg, n);
+      },
+      Holds{{type}, oparg, true}, call);
 }
 
+// The root's side of gather(v) and scatter(v), and everyone's receive side
+// of allgather(v): a block per member, either `count` elements each, back
+// to back (the fixed-size forms), or counts[i] elements at displs[i]
+// extents (the v forms).
+struct PerMember {
+  const void* buffer = nullptr;
+  MPI_Count count = 0;  // fixed-size forms
+  CountArray counts;    // v forms
+  CountArray displs;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  bool uniform = true;
+};
+
+PerMember blocks_of(const void* buffer, MPI_Count count, MPI_Datatype type) {
+  return PerMember{buffer, count, {}, {}, type, true};
+}
+PerMember blocks_of(const void* buffer, CountArray counts, CountArray displs,
+                    MPI_Datatype type) {
+  return PerMember{buffer, 0, counts, displs, type, false};
+}
+
+// Checks `side` in the standard's order and makes its n blocks.
+int check_per_member(Comm* c, const PerMember& side, int n,
+                     const char* counts_name, TypeArg* arg,
+                     std::vector<Layout>* blocks, const char* fn) {
+  if (!side.uniform) {
+    return check_blocks(c, side.buffer, side.counts, side.displs, side.type, n,
+                        counts_name, arg, blocks, fn);
+  }
+  if (int rc = check_data(c, side.buffer, side.count, side.type, arg, fn);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  *blocks = uniform_blocks(*arg, side.buffer, side.count, n);
+  return MPI_SUCCESS;
+}
+
+// Gather and gatherv. On an intercommunicator the root (MPI_ROOT) receives
+// a block from every remote member, the remote group's members send.
 int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-              void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-              int root, MPI_Comm comm, MPI_Request* request, const char* fn) {
+              const PerMember& recv, int root, MPI_Comm comm,
+              const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
+  if (int rc = check_root(c, root, call.fn); rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (c->is_inter) {
-    // The root receives a block from every remote member; the remote
-    // members send.
-    TypeArg stype;
-    TypeArg rtype;
-    Layout send{};
-    std::vector<Layout> blocks;
-    if (root == MPI_ROOT) {
-      if (recvbuf == MPI_IN_PLACE) {
-        return check_in_place(c, recvbuf, fn);
-      }
-      if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
-          rc != MPI_SUCCESS) {
-        return rc;
-      }
-      for (int r = 0; r < c->remote_size; ++r) {
-        blocks.push_back(rtype.layout(
-            static_cast<std::byte*>(recvbuf) + r * recvcount * rtype.extent,
-            static_cast<std::size_t>(recvcount)));
-      }
-    } else if (root != MPI_PROC_NULL) {
-      if (sendbuf == MPI_IN_PLACE) {
-        return check_in_place(c, sendbuf, fn);
-      }
-      if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
-          rc != MPI_SUCCESS) {
-        return rc;
-      }
-      send = layout(stype, sendbuf, sendcount);
-    }
-    return run_collective(c, inter::gatherv(*c, send, std::move(blocks), root),
-                          {{stype, rtype}, {}, false}, request, fn);
-  }
-  const bool is_root = c->rank == root;
-  const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
-  if (!is_root && sendbuf == MPI_IN_PLACE) {
-    return check_in_place(c, sendbuf, fn);
   }
   TypeArg stype;
   TypeArg rtype;
-  if (!in_place) {
-    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-  }
-  Layout recv{};
-  if (is_root) {
-    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-    recv = layout(rtype, recvbuf, recvcount * c->size);
-    const std::size_t each = rtype.bytes(static_cast<std::size_t>(recvcount));
-    if (!in_place && stype.bytes(static_cast<std::size_t>(sendcount)) != each) {
-      return size_mismatch(c, stype.bytes(static_cast<std::size_t>(sendcount)),
-                           each, fn);
-    }
-  }
-  const Layout send =
-      in_place
-          ? Layout{nullptr, rtype.bytes(static_cast<std::size_t>(recvcount)),
-                   nullptr}
-          : layout(stype, sendbuf, sendcount);
-  return run_collective(c, algo::gather(*c, send, recv, root, in_place),
-                        Holds{{stype, rtype}, {}, false}, request, fn);
-}
-
-int do_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-               void* recvbuf, const int* recvcounts, const int* displs,
-               MPI_Datatype recvtype, int root, MPI_Comm comm,
-               MPI_Request* request, const char* fn) {
-  Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (c->is_inter) {
-    TypeArg stype;
-    TypeArg rtype;
-    Layout send{};
-    std::vector<Layout> blocks;
-    if (root == MPI_ROOT) {
-      if (recvbuf == MPI_IN_PLACE) {
-        return check_in_place(c, recvbuf, fn);
-      }
-      if (int rc =
-              check_blocks(c, recvbuf, recvcounts, displs, recvtype,
-                           c->remote_size, "recvcounts", &rtype, &blocks, fn);
-          rc != MPI_SUCCESS) {
-        return rc;
-      }
-    } else if (root != MPI_PROC_NULL) {
-      if (sendbuf == MPI_IN_PLACE) {
-        return check_in_place(c, sendbuf, fn);
-      }
-      if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
-          rc != MPI_SUCCESS) {
-        return rc;
-      }
-      send = layout(stype, sendbuf, sendcount);
-    }
-    return run_collective(c, inter::gatherv(*c, send, std::move(blocks), root),
-                          {{stype, rtype}, {}, false}, request, fn);
-  }
-  const bool is_root = c->rank == root;
-  const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
-  if (!is_root && sendbuf == MPI_IN_PLACE) {
-    return check_in_place(c, sendbuf, fn);
-  }
-  TypeArg stype;
-  TypeArg rtype;
-  if (!in_place) {
-    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-  }
   std::vector<Layout> blocks;
-  if (is_root) {
-    if (int rc = check_blocks(c, recvbuf, recvcounts, displs, recvtype, c->size,
-                              "recvcounts", &rtype, &blocks, fn);
+  if (c->is_inter) {
+    Layout send{};
+    if (root == MPI_ROOT) {
+      if (recv.buffer == MPI_IN_PLACE) {
+        return check_in_place(c, recv.buffer, call.fn);
+      }
+      if (int rc = check_per_member(c, recv, c->remote_size, "recvcounts",
+                                    &rtype, &blocks, call.fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+    } else if (root != MPI_PROC_NULL) {
+      if (sendbuf == MPI_IN_PLACE) {
+        return check_in_place(c, sendbuf, call.fn);
+      }
+      if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, call.fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      send = layout(stype, sendbuf, sendcount);
+    }
+    return run_collective(
+        c, [=] { return inter::gatherv(*c, send, blocks, root); },
+        {{stype, rtype}, {}, false}, call);
+  }
+  const bool is_root = c->rank == root;
+  const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
+  if (!is_root && sendbuf == MPI_IN_PLACE) {
+    return check_in_place(c, sendbuf, call.fn);
+  }
+  if (!in_place) {
+    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
-    const std::size_t mine = blocks[static_cast<std::size_t>(root)].bytes;
-    if (!in_place && stype.bytes(static_cast<std::size_t>(sendcount)) != mine) {
-      return size_mismatch(c, stype.bytes(static_cast<std::size_t>(sendcount)),
-                           mine, fn);
+  }
+  std::size_t mine = 0;
+  if (is_root) {
+    if (int rc = check_per_member(c, recv, c->size, "recvcounts", &rtype,
+                                  &blocks, call.fn);
+        rc != MPI_SUCCESS) {
+      return rc;
     }
+    mine = blocks[static_cast<std::size_t>(root)].bytes;
+    const std::size_t sent = stype.bytes(static_cast<std::size_t>(sendcount));
+    if (!in_place && sent != mine) {
+      return size_mismatch(c, sent, mine, call.fn);
+    }
+  }
+  const Holds holds{{stype, rtype}, {}, false};
+  if (recv.uniform) {
+    // One contiguous receive buffer: no round agrees on block sizes.
+    const Layout all =
+        is_root ? layout(rtype, recv.buffer, recv.count * c->size) : Layout{};
+    const Layout send = in_place ? Layout{nullptr, mine, nullptr}
+                                 : layout(stype, sendbuf, sendcount);
+    return run_collective(
+        c, [=] { return algo::gather(*c, send, all, root, in_place); }, holds,
+        call);
   }
   const Layout send = in_place ? Layout{} : layout(stype, sendbuf, sendcount);
   return run_collective(
-      c, algo::gatherv(*c, send, std::move(blocks), root, in_place),
-      Holds{{stype, rtype}, {}, false}, request, fn);
+      c, [=] { return algo::gatherv(*c, send, blocks, root, in_place); }, holds,
+      call);
 }
 
-int do_scatter(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-               void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-               int root, MPI_Comm comm, MPI_Request* request, const char* fn) {
+// Scatter and scatterv. On an intercommunicator the root (MPI_ROOT) sends
+// a block to every remote member; they receive.
+int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm,
+               const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
+  if (int rc = check_root(c, root, call.fn); rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (c->is_inter) {
-    // The root sends a block to every remote member; they receive.
-    TypeArg stype;
-    TypeArg rtype;
-    Layout recv{};
-    std::vector<Layout> blocks;
-    if (root == MPI_ROOT) {
-      if (sendbuf == MPI_IN_PLACE) {
-        return check_in_place(c, sendbuf, fn);
-      }
-      if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
-          rc != MPI_SUCCESS) {
-        return rc;
-      }
-      for (int r = 0; r < c->remote_size; ++r) {
-        blocks.push_back(stype.layout(static_cast<const std::byte*>(sendbuf) +
-                                          r * sendcount * stype.extent,
-                                      static_cast<std::size_t>(sendcount)));
-      }
-    } else if (root != MPI_PROC_NULL) {
-      if (recvbuf == MPI_IN_PLACE) {
-        return check_in_place(c, recvbuf, fn);
-      }
-      if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
-          rc != MPI_SUCCESS) {
-        return rc;
-      }
-      recv = layout(rtype, recvbuf, recvcount);
-    }
-    return run_collective(c, inter::scatterv(*c, std::move(blocks), recv, root),
-                          {{stype, rtype}, {}, false}, request, fn);
-  }
-  const bool is_root = c->rank == root;
-  const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
-  if (!is_root && recvbuf == MPI_IN_PLACE) {
-    return check_in_place(c, recvbuf, fn);
-  }
-  TypeArg stype;
-  TypeArg rtype;
-  Layout send{};
-  std::size_t each = 0;
-  if (is_root) {
-    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-    send = layout(stype, sendbuf, sendcount * c->size);
-    each = stype.bytes(static_cast<std::size_t>(sendcount));
-  }
-  Layout recv{nullptr, each, nullptr};
-  if (!in_place) {
-    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-    recv = layout(rtype, recvbuf, recvcount);
-    if (is_root && recv.bytes != each) {
-      return size_mismatch(c, each, recv.bytes, fn);
-    }
-  }
-  return run_collective(c, algo::scatter(*c, send, recv, root, in_place),
-                        Holds{{stype, rtype}, {}, false}, request, fn);
-}
-
-int do_scatterv(const void* sendbuf, const int* sendcounts, const int* displs,
-                MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm,
-                MPI_Request* request, const char* fn) {
-  Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_root(c, root, fn); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (c->is_inter) {
-    TypeArg stype;
-    TypeArg rtype;
-    Layout recv{};
-    std::vector<Layout> blocks;
-    if (root == MPI_ROOT) {
-      if (sendbuf == MPI_IN_PLACE) {
-        return check_in_place(c, sendbuf, fn);
-      }
-      if (int rc =
-              check_blocks(c, sendbuf, sendcounts, displs, sendtype,
-                           c->remote_size, "sendcounts", &stype, &blocks, fn);
-          rc != MPI_SUCCESS) {
-        return rc;
-      }
-    } else if (root != MPI_PROC_NULL) {
-      if (recvbuf == MPI_IN_PLACE) {
-        return check_in_place(c, recvbuf, fn);
-      }
-      if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
-          rc != MPI_SUCCESS) {
-        return rc;
-      }
-      recv = layout(rtype, recvbuf, recvcount);
-    }
-    return run_collective(c, inter::scatterv(*c, std::move(blocks), recv, root),
-                          {{stype, rtype}, {}, false}, request, fn);
-  }
-  const bool is_root = c->rank == root;
-  const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
-  if (!is_root && recvbuf == MPI_IN_PLACE) {
-    return check_in_place(c, recvbuf, fn);
   }
   TypeArg stype;
   TypeArg rtype;
   std::vector<Layout> blocks;
+  if (c->is_inter) {
+    Layout recv{};
+    if (root == MPI_ROOT) {
+      if (send.buffer == MPI_IN_PLACE) {
+        return check_in_place(c, send.buffer, call.fn);
+      }
+      if (int rc = check_per_member(c, send, c->remote_size, "sendcounts",
+                                    &stype, &blocks, call.fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+    } else if (root != MPI_PROC_NULL) {
+      if (recvbuf == MPI_IN_PLACE) {
+        return check_in_place(c, recvbuf, call.fn);
+      }
+      if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, call.fn);
+          rc != MPI_SUCCESS) {
+        return rc;
+      }
+      recv = layout(rtype, recvbuf, recvcount);
+    }
+    return run_collective(
+        c, [=] { return inter::scatterv(*c, blocks, recv, root); },
+        {{stype, rtype}, {}, false}, call);
+  }
+  const bool is_root = c->rank == root;
+  const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
+  if (!is_root && recvbuf == MPI_IN_PLACE) {
+    return check_in_place(c, recvbuf, call.fn);
+  }
+  std::size_t mine = 0;
   if (is_root) {
-    if (int rc = check_blocks(c, sendbuf, sendcounts, displs, sendtype, c->size,
-                              "sendcounts", &stype, &blocks, fn);
+    if (int rc = check_per_member(c, send, c->size, "sendcounts", &stype,
+                                  &blocks, call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
+    mine = blocks[static_cast<std::size_t>(root)].bytes;
   }
-  Layout recv{};
+  Layout recv = send.uniform ? Layout{nullptr, mine, nullptr} : Layout{};
   if (!in_place) {
-    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
+    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
     recv = layout(rtype, recvbuf, recvcount);
-    if (is_root && recv.bytes != blocks[static_cast<std::size_t>(root)].bytes) {
-      return size_mismatch(c, blocks[static_cast<std::size_t>(root)].bytes,
-                           recv.bytes, fn);
+    if (is_root && recv.bytes != mine) {
+      return size_mismatch(c, mine, recv.bytes, call.fn);
     }
   }
+  const Holds holds{{stype, rtype}, {}, false};
+  if (send.uniform) {
+    // One contiguous send buffer: no round agrees on block sizes.
+    const Layout all =
+        is_root ? layout(stype, send.buffer, send.count * c->size) : Layout{};
+    return run_collective(
+        c, [=] { return algo::scatter(*c, all, recv, root, in_place); }, holds,
+        call);
+  }
   return run_collective(
-      c, algo::scatterv(*c, std::move(blocks), recv, root, in_place),
-      Holds{{stype, rtype}, {}, false}, request, fn);
+      c, [=] { return algo::scatterv(*c, blocks, recv, root, in_place); },
+      holds, call);
 }
 
-int do_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void* recvbuf, const int* recvcounts, const int* displs,
-                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
-                  const char* fn, bool uniform, int recvcount) {
+// Allgather and allgatherv. On an intercommunicator every member sends its
+// block to every remote member and gets theirs.
+int do_allgather(const void* sendbuf, MPI_Count sendcount,
+                 MPI_Datatype sendtype, const PerMember& recv, MPI_Comm comm,
+                 const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
   const bool in_place = sendbuf == MPI_IN_PLACE;
   TypeArg stype;
   TypeArg rtype;
   if (!in_place) {
-    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, fn);
+    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
-  }
-  if (uniform) {
-    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, fn);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-  } else {
-    if (int rc =
-            check_blocks(c, recvbuf, recvcounts, displs, recvtype,
-                         c->remote_size, "recvcounts", &rtype, nullptr, fn);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-  }
-  if (c->is_inter) {
-    // Every member sends its block to every remote member and gets theirs.
-    if (in_place) {
-      return check_in_place(c, sendbuf, fn);
-    }
-    std::vector<Layout> blocks;
-    for (int r = 0; r < c->remote_size; ++r) {
-      blocks.push_back(uniform
-                           ? rtype.layout(static_cast<std::byte*>(recvbuf) +
-                                              static_cast<std::ptrdiff_t>(r) *
-                                                  recvcount * rtype.extent,
-                                          static_cast<std::size_t>(recvcount))
-                           : block(rtype, recvbuf, recvcounts[r], displs[r]));
-    }
-    return run_collective(
-        c,
-        inter::allgatherv(*c, layout(stype, sendbuf, sendcount),
-                          std::move(blocks)),
-        {{stype, rtype}, {}, false}, request, fn);
   }
   std::vector<Layout> blocks;
-  for (int m = 0; m < c->size; ++m) {
-    blocks.push_back(uniform ? block(rtype, recvbuf, recvcount, m * recvcount)
-                             : block(rtype, recvbuf, recvcounts[m], displs[m]));
+  if (int rc = check_per_member(c, recv, c->remote_size, "recvcounts", &rtype,
+                                &blocks, call.fn);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const Holds holds{{stype, rtype}, {}, false};
+  if (c->is_inter) {
+    if (in_place) {
+      return check_in_place(c, sendbuf, call.fn);
+    }
+    const Layout send = layout(stype, sendbuf, sendcount);
+    return run_collective(
+        c, [=] { return inter::allgatherv(*c, send, blocks); }, holds, call);
   }
   const Layout& own = blocks[static_cast<std::size_t>(c->rank)];
-  if (!in_place &&
-      stype.bytes(static_cast<std::size_t>(sendcount)) != own.bytes) {
-    return size_mismatch(c, stype.bytes(static_cast<std::size_t>(sendcount)),
-                         own.bytes, fn);
+  const std::size_t sent = stype.bytes(static_cast<std::size_t>(sendcount));
+  if (!in_place && sent != own.bytes) {
+    return size_mismatch(c, sent, own.bytes, call.fn);
   }
   const Layout send = in_place ? own : layout(stype, sendbuf, sendcount);
-  return run_collective(c,
-                        algo::allgatherv(*c, send, std::move(blocks), in_place),
-                        Holds{{stype, rtype}, {}, false}, request, fn);
+  return run_collective(
+      c, [=] { return algo::allgatherv(*c, send, blocks, in_place); }, holds,
+      call);
 }
 
 // Alltoall, alltoallv and alltoallw: per-peer counts, displacements
 // (elements of the type for v, bytes for w) and types.
 struct AlltoallArgs {
   const void* sendbuf;
-  const int* sendcounts;
-  const int* sdispls;
+  CountArray sendcounts;
+  CountArray sdispls;
   const MPI_Datatype* sendtypes;
   void* recvbuf;
-  const int* recvcounts;
-  const int* rdispls;
+  CountArray recvcounts;
+  CountArray rdispls;
   const MPI_Datatype* recvtypes;
   bool byte_displs;  // alltoallw
   bool uniform;      // MPI_Alltoall: every block the same size everywhere
 };
 
-int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
-                    const char* fn) {
+int do_alltoall_any(Comm* c, const AlltoallArgs& a, const Call& call) {
   const int n = c->peer_count();  // the remote group's size on an intercomm
   const bool in_place = a.sendbuf == MPI_IN_PLACE;
   if (c->is_inter && in_place) {
-    return check_in_place(c, a.sendbuf, fn);
+    return check_in_place(c, a.sendbuf, call.fn);
   }
   Holds holds;
   std::vector<Layout> sends(static_cast<std::size_t>(n));
   std::vector<Layout> recvs(static_cast<std::size_t>(n));
-  auto place = [&](const TypeArg& t, const void* buf, int count, int displ) {
-    if (!a.byte_displs) {
-      return block(t, buf, count, displ);
-    }
-    return t.layout(static_cast<const std::byte*>(buf) + displ,
-                    static_cast<std::size_t>(count));
-  };
   for (int side = 0; side < 2; ++side) {
     const bool is_send = side == 0;
     if (is_send && in_place) {
       continue;
     }
-    const int* counts = is_send ? a.sendcounts : a.recvcounts;
-    const int* displs = is_send ? a.sdispls : a.rdispls;
+    const CountArray counts = is_send ? a.sendcounts : a.recvcounts;
+    const CountArray displs = is_send ? a.sdispls : a.rdispls;
     const MPI_Datatype* types = is_send ? a.sendtypes : a.recvtypes;
     const void* buf = is_send ? a.sendbuf : a.recvbuf;
     if (int rc = check_counts(c, counts, n,
-                              is_send ? "sendcounts" : "recvcounts", fn);
+                              is_send ? "sendcounts" : "recvcounts", call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
-    if (displs == nullptr || types == nullptr) {
-      return fail(c, MPI_ERR_ARG, fn, "displacements or types are NULL");
+    if (displs.is_null() || types == nullptr) {
+      return fail(c, MPI_ERR_ARG, call.fn, "displacements or types are NULL");
     }
     for (int j = 0; j < n; ++j) {
       TypeArg t;
-      if (int rc = check_datatype(c, types[j], &t, fn); rc != MPI_SUCCESS) {
+      if (int rc = check_datatype(c, types[j], &t, call.fn);
+          rc != MPI_SUCCESS) {
         return rc;
       }
       if (counts[j] > 0 && buf == nullptr) {
-        return check_buffer(c, buf, counts[j], fn);
+        return check_buffer(c, buf, counts[j], call.fn);
       }
       (is_send ? sends : recvs)[static_cast<std::size_t>(j)] =
-          place(t, buf, counts[j], displs[j]);
+          a.byte_displs ? at_bytes(t, buf, displs[j], counts[j])
+                        : block(t, buf, counts[j], displs[j]);
       holds.types.push_back(t);
     }
   }
   if (c->is_inter) {
     return run_collective(
-        c, inter::alltoallv(*c, std::move(sends), std::move(recvs)),
-        std::move(holds), request, fn);
+        c, [=] { return inter::alltoallv(*c, sends, recvs); }, std::move(holds),
+        call);
   }
   if (in_place) {
     // Sent with the receive arguments, from where the data comes back to:
     // every round packs a piece before it unpacks the same piece's reply.
     sends = recvs;
   }
-  if (sends[static_cast<std::size_t>(c->rank)].bytes !=
-      recvs[static_cast<std::size_t>(c->rank)].bytes) {
-    return size_mismatch(c, sends[static_cast<std::size_t>(c->rank)].bytes,
-                         recvs[static_cast<std::size_t>(c->rank)].bytes, fn);
+  const auto me = static_cast<std::size_t>(c->rank);
+  if (sends[me].bytes != recvs[me].bytes) {
+    return size_mismatch(c, sends[me].bytes, recvs[me].bytes, call.fn);
   }
+  const bool uniform = a.uniform;
   return run_collective(
-      c, algo::alltoallv(*c, std::move(sends), std::move(recvs), a.uniform),
-      std::move(holds), request, fn);
+      c, [=] { return algo::alltoallv(*c, sends, recvs, uniform); },
+      std::move(holds), call);
 }
 
 // A blocking MPI_Alltoall of predefined types on an intracommunicator whose
@@ -777,14 +704,14 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, MPI_Request* request,
 // and its coroutine. *done false, having done nothing, when it does not
 // apply or an argument is wrong; the general path then runs (and reports
 // the error).
-int alltoall_now(Comm* c, const void* sendbuf, int sendcount,
-                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
+int alltoall_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
+                 MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                  MPI_Datatype recvtype, const char* fn, bool* done) {
   *done = false;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const datatype::BasicType* rtype = find_type(recvtype);
   const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
-  const int scount = in_place ? recvcount : sendcount;
+  const MPI_Count scount = in_place ? recvcount : sendcount;
   const void* sbuf = in_place ? recvbuf : sendbuf;
   if (rtype == nullptr || stype == nullptr || scount < 0 || recvcount < 0 ||
       (scount > 0 && sbuf == nullptr) ||
@@ -807,38 +734,38 @@ int alltoall_now(Comm* c, const void* sendbuf, int sendcount,
   return MPI_SUCCESS;
 }
 
-int do_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                MPI_Comm comm, MPI_Request* request, const char* fn) {
+int do_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                MPI_Comm comm, const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (request == nullptr && !c->is_inter) {
+  if (call.blocking() && !c->is_inter) {
     bool done = false;
     int rc = alltoall_now(c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, fn, &done);
+                          recvtype, call.fn, &done);
     if (done) {
       return rc;
     }
   }
   const auto n = static_cast<std::size_t>(c->peer_count());
-  std::vector<int> scounts(n, sendcount);
-  std::vector<int> rcounts(n, recvcount);
-  std::vector<int> sdispls(n);
-  std::vector<int> rdispls(n);
+  std::vector<MPI_Count> scounts(n, sendcount);
+  std::vector<MPI_Count> rcounts(n, recvcount);
+  std::vector<MPI_Count> sdispls(n);
+  std::vector<MPI_Count> rdispls(n);
   for (std::size_t j = 0; j < n; ++j) {
-    sdispls[j] = static_cast<int>(j) * sendcount;
-    rdispls[j] = static_cast<int>(j) * recvcount;
+    sdispls[j] = static_cast<MPI_Count>(j) * sendcount;
+    rdispls[j] = static_cast<MPI_Count>(j) * recvcount;
   }
   std::vector<MPI_Datatype> stypes(n, sendtype);
   std::vector<MPI_Datatype> rtypes(n, recvtype);
   if (sendbuf != MPI_IN_PLACE) {
-    if (int rc = check_count(c, sendcount, fn); rc != MPI_SUCCESS) {
+    if (int rc = check_count(c, sendcount, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
   }
-  if (int rc = check_count(c, recvcount, fn); rc != MPI_SUCCESS) {
+  if (int rc = check_count(c, recvcount, call.fn); rc != MPI_SUCCESS) {
     return rc;
   }
   return do_alltoall_any(
@@ -846,15 +773,15 @@ int do_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
       AlltoallArgs{sendbuf, scounts.data(), sdispls.data(), stypes.data(),
                    recvbuf, rcounts.data(), rdispls.data(), rtypes.data(),
                    false, true},
-      request, fn);
+      call);
 }
 
-int do_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
-                 MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
-                 const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
-                 MPI_Request* request, const char* fn) {
+int do_alltoallv(const void* sendbuf, CountArray sendcounts, CountArray sdispls,
+                 MPI_Datatype sendtype, void* recvbuf, CountArray recvcounts,
+                 CountArray rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                 const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
   const auto n = static_cast<std::size_t>(c->peer_count());
@@ -864,53 +791,56 @@ int do_alltoallv(const void* sendbuf, const int* sendcounts, const int* sdispls,
       c,
       AlltoallArgs{sendbuf, sendcounts, sdispls, stypes.data(), recvbuf,
                    recvcounts, rdispls, rtypes.data(), false, false},
-      request, fn);
+      call);
 }
 
-int do_alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls,
+int do_alltoallw(const void* sendbuf, CountArray sendcounts, CountArray sdispls,
                  const MPI_Datatype* sendtypes, void* recvbuf,
-                 const int* recvcounts, const int* rdispls,
+                 CountArray recvcounts, CountArray rdispls,
                  const MPI_Datatype* recvtypes, MPI_Comm comm,
-                 MPI_Request* request, const char* fn) {
+                 const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
   return do_alltoall_any(
       c,
       AlltoallArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
                    rdispls, recvtypes, true, false},
-      request, fn);
+      call);
 }
 
-int do_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts,
-                      int uniform_count, MPI_Datatype datatype, MPI_Op op,
-                      MPI_Comm comm, MPI_Request* request, const char* fn) {
+// Reduce_scatter (recvcounts) and reduce_scatter_block (`block_form`: the
+// same recvcount for every member).
+int do_reduce_scatter(const void* sendbuf, void* recvbuf, CountArray recvcounts,
+                      MPI_Count recvcount, bool block_form,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      const Call& call) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
   if (c->is_inter && sendbuf == MPI_IN_PLACE) {
-    return check_in_place(c, sendbuf, fn);
+    return check_in_place(c, sendbuf, call.fn);
   }
   // On an intercommunicator too: one count per member of the local group,
   // which gets that block of the remote group's reduction.
   const auto n = static_cast<std::size_t>(c->size);
   std::vector<std::size_t> counts(n);
-  if (recvcounts != nullptr || uniform_count < 0) {
-    if (int rc = check_counts(c, recvcounts, c->size, "recvcounts", fn);
+  if (block_form) {
+    if (int rc = check_count(c, recvcount, call.fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    std::fill(counts.begin(), counts.end(),
+              static_cast<std::size_t>(recvcount));
+  } else {
+    if (int rc = check_counts(c, recvcounts, c->size, "recvcounts", call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
     for (std::size_t j = 0; j < n; ++j) {
-      counts[j] = static_cast<std::size_t>(recvcounts[j]);
+      counts[j] = static_cast<std::size_t>(recvcounts[static_cast<int>(j)]);
     }
-  } else {
-    if (int rc = check_count(c, uniform_count, fn); rc != MPI_SUCCESS) {
-      return rc;
-    }
-    std::fill(counts.begin(), counts.end(),
-              static_cast<std::size_t>(uniform_count));
   }
   std::size_t total = 0;
   for (std::size_t j : counts) {
@@ -919,23 +849,24 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts,
   const std::size_t mine = counts[static_cast<std::size_t>(c->rank)];
   TypeArg type;
   OpArg oparg;
-  if (int rc = check_count(c, static_cast<MPI_Count>(total), fn);
+  if (int rc = check_count(c, static_cast<MPI_Count>(total), call.fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_datatype(c, datatype, &type, fn); rc != MPI_SUCCESS) {
+  if (int rc = check_datatype(c, datatype, &type, call.fn); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_op(c, op, type, &oparg, fn); rc != MPI_SUCCESS) {
+  if (int rc = check_op(c, op, type, &oparg, call.fn); rc != MPI_SUCCESS) {
     return rc;
   }
   if (sendbuf != MPI_IN_PLACE) {
-    if (int rc = check_buffer(c, sendbuf, static_cast<MPI_Count>(total), fn);
+    if (int rc =
+            check_buffer(c, sendbuf, static_cast<MPI_Count>(total), call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
   }
-  if (int rc = check_buffer(c, recvbuf, static_cast<MPI_Count>(mine), fn);
+  if (int rc = check_buffer(c, recvbuf, static_cast<MPI_Count>(mine), call.fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
@@ -945,347 +876,204 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts,
   if (c->is_inter) {
     return run_collective(
         c,
-        inter::reduce_scatter(*c, send, recv, type, oparg, std::move(counts)),
-        {{type}, oparg, true}, request, fn);
+        [=] {
+          return inter::reduce_scatter(*c, send, recv, type, oparg, counts);
+        },
+        {{type}, oparg, true}, call);
   }
   return run_collective(
-      c, algo::reduce_scatter(*c, send, recv, type, oparg, std::move(counts)),
-      Holds{{type}, oparg, true}, request, fn);
+      c,
+      [=] { return algo::reduce_scatter(*c, send, recv, type, oparg, counts); },
+      Holds{{type}, oparg, true}, call);
 }
 
 int do_scan(const void* sendbuf, void* recvbuf, MPI_Count count,
-            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-            MPI_Request* request, const char* fn, bool exclusive) {
+            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const Call& call,
+            bool exclusive) {
   Comm* c = nullptr;
-  if (int rc = check_coll(comm, fn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
   if (c->is_inter) {
-    return fail(c, MPI_ERR_COMM, fn, "not defined on an intercommunicator");
+    return fail(c, MPI_ERR_COMM, call.fn,
+                "not defined on an intercommunicator");
   }
   TypeArg type;
   OpArg oparg;
   if (int rc = check_reduction(c, sendbuf, recvbuf, count, datatype, op, true,
-                               &type, &oparg, fn);
+                               &type, &oparg, call.fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
   const Layout recv = layout(type, recvbuf, count);
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
-  return run_collective(c,
-                        algo::scan(*c, send, recv, type, oparg,
-                                   static_cast<std::size_t>(count), exclusive),
-                        Holds{{type}, oparg, true}, request, fn);
+  const auto n = static_cast<std::size_t>(count);
+  return run_collective(
+      c, [=] { return algo::scan(*c, send, recv, type, oparg, n, exclusive); },
+      Holds{{type}, oparg, true}, call);
 }
 
 }  // namespace
 
 // ---- entry points ----
+//
+// Every collective has a blocking and a nonblocking (MPI_I...) entry
+// point. SHMPI_COLLECTIVE writes them from one parameter list in which
+// `Count` and `Displ` stand for the count and displacement types, so that
+// the forms of other count types can come from the same list: the int
+// forms are defined in namespace int_forms, where both are int. A function
+// with C language linkage is the same function in whichever namespace it
+// is declared ([dcl.link]), so these define mpi.h's PMPI_ functions, and
+// SHMPI_PMPI_ALIAS checks each signature against mpi.h's. (GCC does not
+// carry mpi.h's visibility over to a declaration in another namespace,
+// hence SHMPI_API again.) `Body` calls the operation above with `call`,
+// which names the function and its form.
 
-extern "C" int PMPI_Barrier(MPI_Comm comm) noexcept {
-  return do_barrier(comm, nullptr, "MPI_Barrier");
-}
-SHMPI_PMPI_ALIAS(MPI_Barrier);
+namespace int_forms {
+using Count = int;
+using Displ = int;
+}  // namespace int_forms
 
-extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) noexcept {
-  if (request == nullptr) {
-    return fail(nullptr, MPI_ERR_REQUEST, "MPI_Ibarrier", "request is NULL");
+#define SHMPI_UNPAREN(...) __VA_ARGS__
+
+// The definitions of one collective's forms with one count type (Suffix:
+// nothing or _c), then their MPI_ aliases.
+#define SHMPI_COLLECTIVE_DEFS(Name, IName, Suffix, Params, Body)         \
+  extern "C" SHMPI_API int PMPI_##Name##Suffix(                          \
+      SHMPI_UNPAREN Params) noexcept {                                   \
+    const Call call{"MPI_" #Name #Suffix};                               \
+    return Body;                                                         \
+  }                                                                      \
+  extern "C" SHMPI_API int PMPI_##IName##Suffix(                         \
+      SHMPI_UNPAREN Params, MPI_Request* request) noexcept {             \
+    const Call call{"MPI_" #IName #Suffix, Form::kNonblocking, request}; \
+    return Body;                                                         \
   }
-  return do_barrier(comm, request, "MPI_Ibarrier");
-}
-SHMPI_PMPI_ALIAS(MPI_Ibarrier);
+#define SHMPI_COLLECTIVE_ALIASES(Name, IName, Suffix) \
+  SHMPI_PMPI_ALIAS(MPI_##Name##Suffix);               \
+  SHMPI_PMPI_ALIAS(MPI_##IName##Suffix)
 
-extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype,
-                          int root, MPI_Comm comm) noexcept {
-  return do_bcast(buffer, count, datatype, root, comm, nullptr, "MPI_Bcast");
-}
-SHMPI_PMPI_ALIAS(MPI_Bcast);
+#define SHMPI_COLLECTIVE(Name, IName, Params, Body)  \
+  namespace int_forms {                              \
+  SHMPI_COLLECTIVE_DEFS(Name, IName, , Params, Body) \
+  }                                                  \
+  SHMPI_COLLECTIVE_ALIASES(Name, IName, )
 
-extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype datatype,
-                           int root, MPI_Comm comm,
-                           MPI_Request* request) noexcept {
-  return do_bcast(buffer, count, datatype, root, comm, request, "MPI_Ibcast");
-}
-SHMPI_PMPI_ALIAS(MPI_Ibcast);
+namespace int_forms {
+SHMPI_COLLECTIVE_DEFS(Barrier, Ibarrier, , (MPI_Comm comm),
+                      do_barrier(comm, call))
+}  // namespace int_forms
+SHMPI_COLLECTIVE_ALIASES(Barrier, Ibarrier, );
 
-extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count,
-                           MPI_Datatype datatype, MPI_Op op, int root,
-                           MPI_Comm comm) noexcept {
-  return do_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, nullptr,
-                   "MPI_Reduce");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce);
+SHMPI_COLLECTIVE(Bcast, Ibcast,
+                 (void* buffer, Count count, MPI_Datatype datatype, int root,
+                  MPI_Comm comm),
+                 do_bcast(buffer, count, datatype, root, comm, call));
 
-extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count,
-                            MPI_Datatype datatype, MPI_Op op, int root,
-                            MPI_Comm comm, MPI_Request* request) noexcept {
-  return do_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request,
-                   "MPI_Ireduce");
-}
-SHMPI_PMPI_ALIAS(MPI_Ireduce);
+SHMPI_COLLECTIVE(Reduce, Ireduce,
+                 (const void* sendbuf, void* recvbuf, Count count,
+                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm),
+                 do_reduce(sendbuf, recvbuf, count, datatype, op, root, comm,
+                           call));
 
-extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count,
-                              MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm) noexcept {
-  return do_allreduce(sendbuf, recvbuf, count, datatype, op, comm, nullptr,
-                      "MPI_Allreduce");
-}
-SHMPI_PMPI_ALIAS(MPI_Allreduce);
+SHMPI_COLLECTIVE(Allreduce, Iallreduce,
+                 (const void* sendbuf, void* recvbuf, Count count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
+                 do_allreduce(sendbuf, recvbuf, count, datatype, op, comm,
+                              call));
 
-extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request* request) noexcept {
-  return do_allreduce(sendbuf, recvbuf, count, datatype, op, comm, request,
-                      "MPI_Iallreduce");
-}
-SHMPI_PMPI_ALIAS(MPI_Iallreduce);
+SHMPI_COLLECTIVE(Gather, Igather,
+                 (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
+                  void* recvbuf, Count recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm),
+                 do_gather(sendbuf, sendcount, sendtype,
+                           blocks_of(recvbuf, recvcount, recvtype), root, comm,
+                           call));
 
-extern "C" int PMPI_Gather(const void* sendbuf, int sendcount,
-                           MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                           MPI_Datatype recvtype, int root,
-                           MPI_Comm comm) noexcept {
-  return do_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                   root, comm, nullptr, "MPI_Gather");
-}
-SHMPI_PMPI_ALIAS(MPI_Gather);
+SHMPI_COLLECTIVE(Gatherv, Igatherv,
+                 (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
+                  void* recvbuf, const Count recvcounts[], const Displ displs[],
+                  MPI_Datatype recvtype, int root, MPI_Comm comm),
+                 do_gather(sendbuf, sendcount, sendtype,
+                           blocks_of(recvbuf, recvcounts, displs, recvtype),
+                           root, comm, call));
 
-extern "C" int PMPI_Igather(const void* sendbuf, int sendcount,
-                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                            MPI_Datatype recvtype, int root, MPI_Comm comm,
-                            MPI_Request* request) noexcept {
-  return do_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                   root, comm, request, "MPI_Igather");
-}
-SHMPI_PMPI_ALIAS(MPI_Igather);
+SHMPI_COLLECTIVE(Scatter, Iscatter,
+                 (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
+                  void* recvbuf, Count recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm),
+                 do_scatter(blocks_of(sendbuf, sendcount, sendtype), recvbuf,
+                            recvcount, recvtype, root, comm, call));
 
-extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount,
-                            MPI_Datatype sendtype, void* recvbuf,
-                            const int recvcounts[], const int displs[],
-                            MPI_Datatype recvtype, int root,
-                            MPI_Comm comm) noexcept {
-  return do_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                    recvtype, root, comm, nullptr, "MPI_Gatherv");
-}
-SHMPI_PMPI_ALIAS(MPI_Gatherv);
+SHMPI_COLLECTIVE(Scatterv, Iscatterv,
+                 (const void* sendbuf, const Count sendcounts[],
+                  const Displ displs[], MPI_Datatype sendtype, void* recvbuf,
+                  Count recvcount, MPI_Datatype recvtype, int root,
+                  MPI_Comm comm),
+                 do_scatter(blocks_of(sendbuf, sendcounts, displs, sendtype),
+                            recvbuf, recvcount, recvtype, root, comm, call));
 
-extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount,
-                             MPI_Datatype sendtype, void* recvbuf,
-                             const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, int root, MPI_Comm comm,
-                             MPI_Request* request) noexcept {
-  return do_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                    recvtype, root, comm, request, "MPI_Igatherv");
-}
-SHMPI_PMPI_ALIAS(MPI_Igatherv);
+SHMPI_COLLECTIVE(Allgather, Iallgather,
+                 (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
+                  void* recvbuf, Count recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm),
+                 do_allgather(sendbuf, sendcount, sendtype,
+                              blocks_of(recvbuf, recvcount, recvtype), comm,
+                              call));
 
-extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount,
-                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                            MPI_Datatype recvtype, int root,
-                            MPI_Comm comm) noexcept {
-  return do_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    root, comm, nullptr, "MPI_Scatter");
-}
-SHMPI_PMPI_ALIAS(MPI_Scatter);
+SHMPI_COLLECTIVE(Allgatherv, Iallgatherv,
+                 (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
+                  void* recvbuf, const Count recvcounts[], const Displ displs[],
+                  MPI_Datatype recvtype, MPI_Comm comm),
+                 do_allgather(sendbuf, sendcount, sendtype,
+                              blocks_of(recvbuf, recvcounts, displs, recvtype),
+                              comm, call));
 
-extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount,
-                             MPI_Datatype sendtype, void* recvbuf,
-                             int recvcount, MPI_Datatype recvtype, int root,
-                             MPI_Comm comm, MPI_Request* request) noexcept {
-  return do_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    root, comm, request, "MPI_Iscatter");
-}
-SHMPI_PMPI_ALIAS(MPI_Iscatter);
+SHMPI_COLLECTIVE(Alltoall, Ialltoall,
+                 (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
+                  void* recvbuf, Count recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm),
+                 do_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                             recvtype, comm, call));
 
-extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[],
-                             const int displs[], MPI_Datatype sendtype,
-                             void* recvbuf, int recvcount,
-                             MPI_Datatype recvtype, int root,
-                             MPI_Comm comm) noexcept {
-  return do_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                     recvtype, root, comm, nullptr, "MPI_Scatterv");
-}
-SHMPI_PMPI_ALIAS(MPI_Scatterv);
+SHMPI_COLLECTIVE(Alltoallv, Ialltoallv,
+                 (const void* sendbuf, const Count sendcounts[],
+                  const Displ sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                  const Count recvcounts[], const Displ rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm),
+                 do_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                              recvcounts, rdispls, recvtype, comm, call));
 
-extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[],
-                              const int displs[], MPI_Datatype sendtype,
-                              void* recvbuf, int recvcount,
-                              MPI_Datatype recvtype, int root, MPI_Comm comm,
-                              MPI_Request* request) noexcept {
-  return do_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                     recvtype, root, comm, request, "MPI_Iscatterv");
-}
-SHMPI_PMPI_ALIAS(MPI_Iscatterv);
+SHMPI_COLLECTIVE(Alltoallw, Ialltoallw,
+                 (const void* sendbuf, const Count sendcounts[],
+                  const Displ sdispls[], const MPI_Datatype sendtypes[],
+                  void* recvbuf, const Count recvcounts[],
+                  const Displ rdispls[], const MPI_Datatype recvtypes[],
+                  MPI_Comm comm),
+                 do_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                              recvcounts, rdispls, recvtypes, comm, call));
 
-extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount,
-                              MPI_Datatype sendtype, void* recvbuf,
-                              int recvcount, MPI_Datatype recvtype,
-                              MPI_Comm comm) noexcept {
-  return do_allgatherv(sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr,
-                       recvtype, comm, nullptr, "MPI_Allgather", true,
-                       recvcount);
-}
-SHMPI_PMPI_ALIAS(MPI_Allgather);
+SHMPI_COLLECTIVE(Reduce_scatter, Ireduce_scatter,
+                 (const void* sendbuf, void* recvbuf, const Count recvcounts[],
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
+                 do_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, false,
+                                   datatype, op, comm, call));
 
-extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void* recvbuf,
-                               int recvcount, MPI_Datatype recvtype,
-                               MPI_Comm comm, MPI_Request* request) noexcept {
-  return do_allgatherv(sendbuf, sendcount, sendtype, recvbuf, nullptr, nullptr,
-                       recvtype, comm, request, "MPI_Iallgather", true,
-                       recvcount);
-}
-SHMPI_PMPI_ALIAS(MPI_Iallgather);
+SHMPI_COLLECTIVE(Reduce_scatter_block, Ireduce_scatter_block,
+                 (const void* sendbuf, void* recvbuf, Count recvcount,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
+                 do_reduce_scatter(sendbuf, recvbuf, {}, recvcount, true,
+                                   datatype, op, comm, call));
 
-extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount,
-                               MPI_Datatype sendtype, void* recvbuf,
-                               const int recvcounts[], const int displs[],
-                               MPI_Datatype recvtype, MPI_Comm comm) noexcept {
-  return do_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                       displs, recvtype, comm, nullptr, "MPI_Allgatherv", false,
-                       0);
-}
-SHMPI_PMPI_ALIAS(MPI_Allgatherv);
+SHMPI_COLLECTIVE(Scan, Iscan,
+                 (const void* sendbuf, void* recvbuf, Count count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
+                 do_scan(sendbuf, recvbuf, count, datatype, op, comm, call,
+                         false));
 
-extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount,
-                                MPI_Datatype sendtype, void* recvbuf,
-                                const int recvcounts[], const int displs[],
-                                MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Request* request) noexcept {
-  return do_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                       displs, recvtype, comm, request, "MPI_Iallgatherv",
-                       false, 0);
-}
-SHMPI_PMPI_ALIAS(MPI_Iallgatherv);
-
-extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount,
-                             MPI_Datatype sendtype, void* recvbuf,
-                             int recvcount, MPI_Datatype recvtype,
-                             MPI_Comm comm) noexcept {
-  return do_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                     comm, nullptr, "MPI_Alltoall");
-}
-SHMPI_PMPI_ALIAS(MPI_Alltoall);
-
-extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount,
-                              MPI_Datatype sendtype, void* recvbuf,
-                              int recvcount, MPI_Datatype recvtype,
-                              MPI_Comm comm, MPI_Request* request) noexcept {
-  return do_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                     comm, request, "MPI_Ialltoall");
-}
-SHMPI_PMPI_ALIAS(MPI_Ialltoall);
-
-extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[],
-                              const int sdispls[], MPI_Datatype sendtype,
-                              void* recvbuf, const int recvcounts[],
-                              const int rdispls[], MPI_Datatype recvtype,
-                              MPI_Comm comm) noexcept {
-  return do_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                      recvcounts, rdispls, recvtype, comm, nullptr,
-                      "MPI_Alltoallv");
-}
-SHMPI_PMPI_ALIAS(MPI_Alltoallv);
-
-extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[],
-                               const int sdispls[], MPI_Datatype sendtype,
-                               void* recvbuf, const int recvcounts[],
-                               const int rdispls[], MPI_Datatype recvtype,
-                               MPI_Comm comm, MPI_Request* request) noexcept {
-  return do_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                      recvcounts, rdispls, recvtype, comm, request,
-                      "MPI_Ialltoallv");
-}
-SHMPI_PMPI_ALIAS(MPI_Ialltoallv);
-
-extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[],
-                              const int sdispls[],
-                              const MPI_Datatype sendtypes[], void* recvbuf,
-                              const int recvcounts[], const int rdispls[],
-                              const MPI_Datatype recvtypes[],
-                              MPI_Comm comm) noexcept {
-  return do_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                      recvcounts, rdispls, recvtypes, comm, nullptr,
-                      "MPI_Alltoallw");
-}
-SHMPI_PMPI_ALIAS(MPI_Alltoallw);
-
-extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[],
-                               const int sdispls[],
-                               const MPI_Datatype sendtypes[], void* recvbuf,
-                               const int recvcounts[], const int rdispls[],
-                               const MPI_Datatype recvtypes[], MPI_Comm comm,
-                               MPI_Request* request) noexcept {
-  return do_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                      recvcounts, rdispls, recvtypes, comm, request,
-                      "MPI_Ialltoallw");
-}
-SHMPI_PMPI_ALIAS(MPI_Ialltoallw);
-
-extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf,
-                                   const int recvcounts[],
-                                   MPI_Datatype datatype, MPI_Op op,
-                                   MPI_Comm comm) noexcept {
-  return do_reduce_scatter(sendbuf, recvbuf, recvcounts, -1, datatype, op, comm,
-                           nullptr, "MPI_Reduce_scatter");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce_scatter);
-
-extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf,
-                                    const int recvcounts[],
-                                    MPI_Datatype datatype, MPI_Op op,
-                                    MPI_Comm comm,
-                                    MPI_Request* request) noexcept {
-  return do_reduce_scatter(sendbuf, recvbuf, recvcounts, -1, datatype, op, comm,
-                           request, "MPI_Ireduce_scatter");
-}
-SHMPI_PMPI_ALIAS(MPI_Ireduce_scatter);
-
-extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf,
-                                         int recvcount, MPI_Datatype datatype,
-                                         MPI_Op op, MPI_Comm comm) noexcept {
-  return do_reduce_scatter(sendbuf, recvbuf, nullptr, recvcount, datatype, op,
-                           comm, nullptr, "MPI_Reduce_scatter_block");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce_scatter_block);
-
-extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf,
-                                          int recvcount, MPI_Datatype datatype,
-                                          MPI_Op op, MPI_Comm comm,
-                                          MPI_Request* request) noexcept {
-  return do_reduce_scatter(sendbuf, recvbuf, nullptr, recvcount, datatype, op,
-                           comm, request, "MPI_Ireduce_scatter_block");
-}
-SHMPI_PMPI_ALIAS(MPI_Ireduce_scatter_block);
-
-extern "C" int PMPI_Scan(const void* sendbuf, void* recvbuf, int count,
-                         MPI_Datatype datatype, MPI_Op op,
-                         MPI_Comm comm) noexcept {
-  return do_scan(sendbuf, recvbuf, count, datatype, op, comm, nullptr,
-                 "MPI_Scan", false);
-}
-SHMPI_PMPI_ALIAS(MPI_Scan);
-
-extern "C" int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count,
-                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                          MPI_Request* request) noexcept {
-  return do_scan(sendbuf, recvbuf, count, datatype, op, comm, request,
-                 "MPI_Iscan", false);
-}
-SHMPI_PMPI_ALIAS(MPI_Iscan);
-
-extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count,
-                           MPI_Datatype datatype, MPI_Op op,
-                           MPI_Comm comm) noexcept {
-  return do_scan(sendbuf, recvbuf, count, datatype, op, comm, nullptr,
-                 "MPI_Exscan", true);
-}
-SHMPI_PMPI_ALIAS(MPI_Exscan);
-
-extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count,
-                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                            MPI_Request* request) noexcept {
-  return do_scan(sendbuf, recvbuf, count, datatype, op, comm, request,
-                 "MPI_Iexscan", true);
-}
-SHMPI_PMPI_ALIAS(MPI_Iexscan);
+SHMPI_COLLECTIVE(Exscan, Iexscan,
+                 (const void* sendbuf, void* recvbuf, Count count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
+                 do_scan(sendbuf, recvbuf, count, datatype, op, comm, call,
+                         true));

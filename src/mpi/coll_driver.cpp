@@ -97,34 +97,36 @@ int enter_blocking(Comm* c, const char* function) {
   return MPI_SUCCESS;
 }
 
-int run_collective(Comm* c, coll::Task task, Holds holds, MPI_Request* request,
-                   const char* function) {
+int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
   Comm* queue = queue_of(c);
-  if (request == nullptr) {
+  if (call.blocking()) {
     if (c->is_inter) {
       wait_pending(*queue);
-    } else if (int rc = enter_blocking(c, function); rc != MPI_SUCCESS) {
+    } else if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
     coll::Run state_of_run;
     task.bind(state_of_run);
     state().engine->wait_until([&] { return coll::step(task, state_of_run); });
     if (state_of_run.error != 0) {
-      return fail(c, state_of_run.error, function,
+      return fail(c, state_of_run.error, call.fn,
                   c->is_inter
                       ? "collective failed (the groups' arguments do not match)"
                       : "collective failed");
     }
     return MPI_SUCCESS;
   }
-  p2p::Request* r = new_request(c, function);
+  if (call.request == nullptr) {
+    return fail(c, MPI_ERR_ARG, call.fn, "request is NULL");
+  }
+  p2p::Request* r = new_request(c, call.fn);
   if (r == nullptr) {
     return MPI_ERR_NO_MEM;
   }
-  r->kind = p2p::RequestKind::kSend;
+  r->kind = p2p::RequestKind::kCollective;
   r->peer = MPI_PROC_NULL;
   r->comm = c;
-  *request = to_handle(r);
+  *call.request = to_handle(r);
   auto pending = std::make_shared<Pending>(
       Pending{queue, queue->shared->next_ticket++, r, coll::Run{},
               std::move(task), std::move(holds), !c->is_inter});

@@ -17,6 +17,8 @@
 #include <mpi.h>
 
 #include <boost/container/small_vector.hpp>
+#include <cstdint>
+#include <utility>
 
 #include "coll/task.hpp"
 #include "mpi/core.hpp"
@@ -35,15 +37,36 @@ struct Holds {
   void release() const;
 };
 
+// How a collective entry point was called: the blocking form, or the
+// nonblocking one (MPI_Ixxx), which returns an active request.
+enum class Form : std::uint8_t { kBlocking, kNonblocking };
+
+struct Call {
+  const char* fn = "";  // the MPI name, for error reports
+  Form form = Form::kBlocking;
+  MPI_Request* request = nullptr;  // where the nonblocking form's goes
+
+  bool blocking() const { return form == Form::kBlocking; }
+};
+
 // Blocking intracommunicator calls: waits for the nonblocking ones queued
 // before and attaches the block, so that a direct path (coll/intra.hpp,
 // *_now) may run. Returns an MPI error code (raised on `c`).
 int enter_blocking(Comm* c, const char* function);
 
-// Runs `task` on `c`: to the end now (request == nullptr) or as a
-// nonblocking request stored in *request. Returns an MPI error code
-// (raised on `c`).
-int run_collective(Comm* c, coll::Task task, Holds holds, MPI_Request* request,
-                   const char* function);
+// Runs `task` on `c` as `call` asks: to the end now, or as a nonblocking
+// request stored in *call.request. Returns an MPI error code (raised on
+// `c`; a nonblocking call without a request is MPI_ERR_ARG).
+int run_task(Comm* c, coll::Task task, Holds holds, const Call& call);
+
+// The collective that make_task() returns (a coll::Task), run as `call`
+// asks. The arguments are checked; make_task holds copies of what the task
+// needs.
+template <typename MakeTask>
+int run_collective(Comm* c, MakeTask&& make_task, Holds holds,
+                   const Call& call) {
+  return run_task(c, std::forward<MakeTask>(make_task)(), std::move(holds),
+                  call);
+}
 
 }  // namespace shmpi::mpi

@@ -25,6 +25,9 @@ enum class RequestKind : std::uint8_t {
   kRecv,
   kPartSend,  // MPI_Psend_init (src/partitioned)
   kPartRecv,  // MPI_Precv_init
+  // A nonblocking collective: the MPI layer's collective driver completes
+  // it, never the engine.
+  kCollective,
 };
 enum class SendMode : std::uint8_t {
   kStandard,
