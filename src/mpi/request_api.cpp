@@ -368,6 +368,13 @@ extern "C" int PMPI_Request_free(MPI_Request* request) noexcept {
     return fail(nullptr, MPI_ERR_REQUEST, "MPI_Request_free",
                 "invalid request handle");
   }
+  // MPI 4.0 section 6.12: freeing the request of a collective that has not
+  // completed is erroneous (its driver still writes to the request).
+  if (r->kind == p2p::RequestKind::kCollective && !is_complete(*r)) {
+    return fail(static_cast<Comm*>(r->comm), MPI_ERR_REQUEST,
+                "MPI_Request_free",
+                "the collective operation has not completed");
+  }
   *request = MPI_REQUEST_NULL;
   if (!r->active || is_complete(*r)) {
     partitioned::release(*r);
@@ -420,6 +427,11 @@ extern "C" int PMPI_Cancel(MPI_Request* request) noexcept {
   if (r == nullptr) {
     return fail(nullptr, MPI_ERR_REQUEST, "MPI_Cancel",
                 "invalid request handle");
+  }
+  // MPI 4.0 section 6.12: cancelling a collective's request is erroneous.
+  if (r->kind == p2p::RequestKind::kCollective) {
+    return fail(static_cast<Comm*>(r->comm), MPI_ERR_REQUEST, "MPI_Cancel",
+                "collective operations cannot be cancelled");
   }
   if (r->kind == p2p::RequestKind::kRecv && r->active && !is_complete(*r)) {
     state().engine->cancel_recv(*r);
