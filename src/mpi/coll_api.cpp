@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The collective entry points: argument checks in the standard's order,
-// then the algorithm of src/coll as a coroutine, run to the end here
-// (blocking forms) or from the progress engine (nonblocking forms, one
-// request each). Collectives on one communicator run in the order they
-// were called, with MPI_Comm_idup in the same queue (tickets).
+// The collective entry points, with int and large (_c) counts: argument
+// checks in the standard's order, then the algorithm of src/coll as a
+// coroutine, run to the end here (blocking forms) or from the progress
+// engine (nonblocking forms, one request each). Collectives on one
+// communicator run in the order they were called, with MPI_Comm_idup in
+// the same queue (tickets).
 //
 // Intercommunicators: every collective but scan and exscan, blocking and
 // nonblocking, runs the coroutines of coll_inter.hpp (point-to-point
@@ -25,6 +26,7 @@
 #include "mpi/coll_inter.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/core.hpp"
+#include "mpi/detail/count_forms.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/p2p_common.hpp"
 #include "p2p/engine.hpp"
@@ -184,12 +186,12 @@ int do_barrier(MPI_Comm comm, const Call& call) {
     return run_collective(
         c, [c] { return inter::barrier(*c); }, {}, call);
   }
-  if (call.blocking() && c == &state().world) {
+  if (call.is_blocking() && c == &state().world) {
     state().runtime->world_barrier();
     return MPI_SUCCESS;
   }
   const bool hierarchy = algo::spans_numa_nodes(*c);
-  if (call.blocking() && !hierarchy) {
+  if (call.is_blocking() && !hierarchy) {
     if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
@@ -225,7 +227,7 @@ int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
         call);
   }
   const bool hierarchy = algo::spans_numa_nodes(*c);
-  if (call.blocking() && !hierarchy) {
+  if (call.is_blocking() && !hierarchy) {
     if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
@@ -319,7 +321,7 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
   const bool hierarchy = oparg.commutative && algo::spans_numa_nodes(*c);
-  if (call.blocking() && !hierarchy) {
+  if (call.is_blocking() && !hierarchy) {
     if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
@@ -364,7 +366,7 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
         {{type}, oparg, true}, call);
   }
   const bool hierarchy = oparg.commutative && algo::spans_numa_nodes(*c);
-  if (call.blocking() && !hierarchy) {
+  if (call.is_blocking() && !hierarchy) {
     if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
@@ -741,7 +743,7 @@ int do_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (call.blocking() && !c->is_inter) {
+  if (call.is_blocking() && !c->is_inter) {
     bool done = false;
     int rc = alltoall_now(c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                           recvtype, call.fn, &done);
@@ -888,8 +890,8 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, CountArray recvcounts,
 }
 
 int do_scan(const void* sendbuf, void* recvbuf, MPI_Count count,
-            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const Call& call,
-            bool exclusive) {
+            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool exclusive,
+            const Call& call) {
   Comm* c = nullptr;
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
@@ -918,132 +920,106 @@ int do_scan(const void* sendbuf, void* recvbuf, MPI_Count count,
 
 // ---- entry points ----
 //
-// Every collective has a blocking and a nonblocking (MPI_I...) entry
-// point. SHMPI_COLLECTIVE writes them from one parameter list in which
-// `Count` and `Displ` stand for the count and displacement types, so that
-// the forms of other count types can come from the same list: the int
-// forms are defined in namespace int_forms, where both are int. A function
-// with C language linkage is the same function in whichever namespace it
-// is declared ([dcl.link]), so these define mpi.h's PMPI_ functions, and
-// SHMPI_PMPI_ALIAS checks each signature against mpi.h's. (GCC does not
-// carry mpi.h's visibility over to a declaration in another namespace,
-// hence SHMPI_API again.) `Body` calls the operation above with `call`,
-// which names the function and its form.
+// Every collective has a blocking and a nonblocking (MPI_I...) form, each
+// with int counts and, but for the barrier, with large counts (..._c:
+// MPI_Count counts, MPI_Aint displacements), all from one parameter list
+// in which `Count` and `Displ` stand for those types (detail/
+// count_forms.hpp). Each calls the operation `Op` above with `Args` and the
+// Call that names the function and its form.
 
-namespace int_forms {
-using Count = int;
-using Displ = int;
-}  // namespace int_forms
+// FORMS: SHMPI_COUNT_FORMS, or SHMPI_INT_FORM for the barrier.
+#define SHMPI_COLLECTIVE_WITH(FORMS, Name, IName, Params, Op, Args) \
+  FORMS(Name, Params, Op(SHMPI_UNPAREN Args, Call::blocking(fn)));  \
+  FORMS(IName, (SHMPI_UNPAREN Params, MPI_Request * request),       \
+        Op(SHMPI_UNPAREN Args, Call::nonblocking(fn, request)))
+#define SHMPI_COLLECTIVE(Name, IName, Params, Op, Args) \
+  SHMPI_COLLECTIVE_WITH(SHMPI_COUNT_FORMS, Name, IName, Params, Op, Args)
 
-#define SHMPI_UNPAREN(...) __VA_ARGS__
-
-// The definitions of one collective's forms with one count type (Suffix:
-// nothing or _c), then their MPI_ aliases.
-#define SHMPI_COLLECTIVE_DEFS(Name, IName, Suffix, Params, Body)         \
-  extern "C" SHMPI_API int PMPI_##Name##Suffix(                          \
-      SHMPI_UNPAREN Params) noexcept {                                   \
-    const Call call{"MPI_" #Name #Suffix};                               \
-    return Body;                                                         \
-  }                                                                      \
-  extern "C" SHMPI_API int PMPI_##IName##Suffix(                         \
-      SHMPI_UNPAREN Params, MPI_Request* request) noexcept {             \
-    const Call call{"MPI_" #IName #Suffix, Form::kNonblocking, request}; \
-    return Body;                                                         \
-  }
-#define SHMPI_COLLECTIVE_ALIASES(Name, IName, Suffix) \
-  SHMPI_PMPI_ALIAS(MPI_##Name##Suffix);               \
-  SHMPI_PMPI_ALIAS(MPI_##IName##Suffix)
-
-#define SHMPI_COLLECTIVE(Name, IName, Params, Body)  \
-  namespace int_forms {                              \
-  SHMPI_COLLECTIVE_DEFS(Name, IName, , Params, Body) \
-  }                                                  \
-  SHMPI_COLLECTIVE_ALIASES(Name, IName, )
-
-namespace int_forms {
-SHMPI_COLLECTIVE_DEFS(Barrier, Ibarrier, , (MPI_Comm comm),
-                      do_barrier(comm, call))
-}  // namespace int_forms
-SHMPI_COLLECTIVE_ALIASES(Barrier, Ibarrier, );
+SHMPI_COLLECTIVE_WITH(SHMPI_INT_FORM, Barrier, Ibarrier, (MPI_Comm comm),
+                      do_barrier, (comm));
 
 SHMPI_COLLECTIVE(Bcast, Ibcast,
                  (void* buffer, Count count, MPI_Datatype datatype, int root,
                   MPI_Comm comm),
-                 do_bcast(buffer, count, datatype, root, comm, call));
+                 do_bcast, (buffer, count, datatype, root, comm));
 
 SHMPI_COLLECTIVE(Reduce, Ireduce,
                  (const void* sendbuf, void* recvbuf, Count count,
                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm),
-                 do_reduce(sendbuf, recvbuf, count, datatype, op, root, comm,
-                           call));
+                 do_reduce,
+                 (sendbuf, recvbuf, count, datatype, op, root, comm));
 
 SHMPI_COLLECTIVE(Allreduce, Iallreduce,
                  (const void* sendbuf, void* recvbuf, Count count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
-                 do_allreduce(sendbuf, recvbuf, count, datatype, op, comm,
-                              call));
+                 do_allreduce, (sendbuf, recvbuf, count, datatype, op, comm));
 
 SHMPI_COLLECTIVE(Gather, Igather,
                  (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
                   void* recvbuf, Count recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm),
-                 do_gather(sendbuf, sendcount, sendtype,
-                           blocks_of(recvbuf, recvcount, recvtype), root, comm,
-                           call));
+                 do_gather,
+                 (sendbuf, sendcount, sendtype,
+                  blocks_of(recvbuf, recvcount, recvtype), root, comm));
 
 SHMPI_COLLECTIVE(Gatherv, Igatherv,
                  (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
                   void* recvbuf, const Count recvcounts[], const Displ displs[],
                   MPI_Datatype recvtype, int root, MPI_Comm comm),
-                 do_gather(sendbuf, sendcount, sendtype,
-                           blocks_of(recvbuf, recvcounts, displs, recvtype),
-                           root, comm, call));
+                 do_gather,
+                 (sendbuf, sendcount, sendtype,
+                  blocks_of(recvbuf, recvcounts, displs, recvtype), root,
+                  comm));
 
 SHMPI_COLLECTIVE(Scatter, Iscatter,
                  (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
                   void* recvbuf, Count recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm),
-                 do_scatter(blocks_of(sendbuf, sendcount, sendtype), recvbuf,
-                            recvcount, recvtype, root, comm, call));
+                 do_scatter,
+                 (blocks_of(sendbuf, sendcount, sendtype), recvbuf, recvcount,
+                  recvtype, root, comm));
 
 SHMPI_COLLECTIVE(Scatterv, Iscatterv,
                  (const void* sendbuf, const Count sendcounts[],
                   const Displ displs[], MPI_Datatype sendtype, void* recvbuf,
                   Count recvcount, MPI_Datatype recvtype, int root,
                   MPI_Comm comm),
-                 do_scatter(blocks_of(sendbuf, sendcounts, displs, sendtype),
-                            recvbuf, recvcount, recvtype, root, comm, call));
+                 do_scatter,
+                 (blocks_of(sendbuf, sendcounts, displs, sendtype), recvbuf,
+                  recvcount, recvtype, root, comm));
 
 SHMPI_COLLECTIVE(Allgather, Iallgather,
                  (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
                   void* recvbuf, Count recvcount, MPI_Datatype recvtype,
                   MPI_Comm comm),
-                 do_allgather(sendbuf, sendcount, sendtype,
-                              blocks_of(recvbuf, recvcount, recvtype), comm,
-                              call));
+                 do_allgather,
+                 (sendbuf, sendcount, sendtype,
+                  blocks_of(recvbuf, recvcount, recvtype), comm));
 
 SHMPI_COLLECTIVE(Allgatherv, Iallgatherv,
                  (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
                   void* recvbuf, const Count recvcounts[], const Displ displs[],
                   MPI_Datatype recvtype, MPI_Comm comm),
-                 do_allgather(sendbuf, sendcount, sendtype,
-                              blocks_of(recvbuf, recvcounts, displs, recvtype),
-                              comm, call));
+                 do_allgather,
+                 (sendbuf, sendcount, sendtype,
+                  blocks_of(recvbuf, recvcounts, displs, recvtype), comm));
 
 SHMPI_COLLECTIVE(Alltoall, Ialltoall,
                  (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
                   void* recvbuf, Count recvcount, MPI_Datatype recvtype,
                   MPI_Comm comm),
-                 do_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                             recvtype, comm, call));
+                 do_alltoall,
+                 (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                  comm));
 
 SHMPI_COLLECTIVE(Alltoallv, Ialltoallv,
                  (const void* sendbuf, const Count sendcounts[],
                   const Displ sdispls[], MPI_Datatype sendtype, void* recvbuf,
                   const Count recvcounts[], const Displ rdispls[],
                   MPI_Datatype recvtype, MPI_Comm comm),
-                 do_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                              recvcounts, rdispls, recvtype, comm, call));
+                 do_alltoallv,
+                 (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                  rdispls, recvtype, comm));
 
 SHMPI_COLLECTIVE(Alltoallw, Ialltoallw,
                  (const void* sendbuf, const Count sendcounts[],
@@ -1051,29 +1027,28 @@ SHMPI_COLLECTIVE(Alltoallw, Ialltoallw,
                   void* recvbuf, const Count recvcounts[],
                   const Displ rdispls[], const MPI_Datatype recvtypes[],
                   MPI_Comm comm),
-                 do_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                              recvcounts, rdispls, recvtypes, comm, call));
+                 do_alltoallw,
+                 (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                  rdispls, recvtypes, comm));
 
 SHMPI_COLLECTIVE(Reduce_scatter, Ireduce_scatter,
                  (const void* sendbuf, void* recvbuf, const Count recvcounts[],
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
-                 do_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, false,
-                                   datatype, op, comm, call));
+                 do_reduce_scatter,
+                 (sendbuf, recvbuf, recvcounts, 0, false, datatype, op, comm));
 
 SHMPI_COLLECTIVE(Reduce_scatter_block, Ireduce_scatter_block,
                  (const void* sendbuf, void* recvbuf, Count recvcount,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
-                 do_reduce_scatter(sendbuf, recvbuf, {}, recvcount, true,
-                                   datatype, op, comm, call));
+                 do_reduce_scatter,
+                 (sendbuf, recvbuf, {}, recvcount, true, datatype, op, comm));
 
 SHMPI_COLLECTIVE(Scan, Iscan,
                  (const void* sendbuf, void* recvbuf, Count count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
-                 do_scan(sendbuf, recvbuf, count, datatype, op, comm, call,
-                         false));
+                 do_scan, (sendbuf, recvbuf, count, datatype, op, comm, false));
 
 SHMPI_COLLECTIVE(Exscan, Iexscan,
                  (const void* sendbuf, void* recvbuf, Count count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm),
-                 do_scan(sendbuf, recvbuf, count, datatype, op, comm, call,
-                         true));
+                 do_scan, (sendbuf, recvbuf, count, datatype, op, comm, true));

@@ -99,7 +99,7 @@ int enter_blocking(Comm* c, const char* function) {
 
 int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
   Comm* queue = queue_of(c);
-  if (call.blocking()) {
+  if (call.is_blocking()) {
     if (c->is_inter) {
       wait_pending(*queue);
     } else if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {

@@ -46,7 +46,11 @@ struct Call {
   Form form = Form::kBlocking;
   MPI_Request* request = nullptr;  // where the nonblocking form's goes
 
-  bool blocking() const { return form == Form::kBlocking; }
+  static Call blocking(const char* fn) { return Call{fn}; }
+  static Call nonblocking(const char* fn, MPI_Request* request) {
+    return Call{fn, Form::kNonblocking, request};
+  }
+  bool is_blocking() const { return form == Form::kBlocking; }
 };
 
 // Blocking intracommunicator calls: waits for the nonblocking ones queued

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "mpi/core.hpp"
+#include "mpi/detail/count_forms.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/p2p_common.hpp"
 #include "partitioned/partitioned.hpp"
@@ -168,10 +169,107 @@ int recv_impl(void* buf, MPI_Count count, MPI_Datatype datatype, int source,
   return MPI_SUCCESS;
 }
 
+// MPI_Isendrecv(_replace): the user's request completes when both parts
+// have; its status is the receive's. The parts are internal requests the
+// engine releases itself.
+int isendrecv(Operation send_op, const Operation& recv_op, bool replace,
+              MPI_Request* out, const char* function) {
+  if (out == nullptr) {
+    return fail(send_op.comm, MPI_ERR_ARG, function, "request is NULL");
+  }
+  p2p::Request* whole = new_request(send_op.comm, function);
+  if (whole == nullptr) {
+    return MPI_ERR_NO_MEM;
+  }
+  whole->kind = p2p::RequestKind::kRecv;
+  whole->comm = recv_op.comm;
+  whole->active = true;
+  if (replace && send_op.peer != MPI_PROC_NULL && send_op.layout.bytes != 0) {
+    // The receive overwrites the buffer: send a copy taken now.
+    whole->scratch = std::make_unique<std::byte[]>(send_op.layout.bytes);
+    datatype::pack(send_op.layout, 0, whole->scratch.get(),
+                   send_op.layout.bytes);
+    send_op.layout =
+        datatype::Layout{whole->scratch.get(), send_op.layout.bytes, nullptr};
+  }
+  p2p::Request* recv = nullptr;
+  p2p::Request* send = nullptr;
+  if (recv_op.peer != MPI_PROC_NULL) {
+    recv = new_request(recv_op.comm, function);
+  }
+  if (send_op.peer != MPI_PROC_NULL) {
+    send = new_request(send_op.comm, function);
+  }
+  if ((recv_op.peer != MPI_PROC_NULL && recv == nullptr) ||
+      (send_op.peer != MPI_PROC_NULL && send == nullptr)) {
+    for (p2p::Request* r : {recv, send, whole}) {
+      if (r != nullptr) {
+        state().requests.destroy(r);
+      }
+    }
+    return MPI_ERR_NO_MEM;
+  }
+  if (recv == nullptr) {
+    complete_proc_null(*whole);
+    whole->complete.store(false, std::memory_order_relaxed);
+  }
+  const std::uint32_t parts =
+      (recv != nullptr ? 1U : 0U) + (send != nullptr ? 1U : 0U);
+  whole->pending_parts.store(parts, std::memory_order_relaxed);
+  *out = to_handle(whole);
+  if (parts == 0) {
+    whole->complete.store(true, std::memory_order_release);
+    return MPI_SUCCESS;
+  }
+  if (recv != nullptr) {
+    setup_recv(*recv, recv_op);
+    recv->internal = true;
+    recv->parent = whole;
+    recv->status_to_parent = true;
+    state().engine->start_recv(*recv);
+  }
+  if (send != nullptr) {
+    setup_send(*send, send_op, p2p::SendMode::kStandard);
+    send->internal = true;
+    send->parent = whole;
+    state().engine->start_send(*send);
+  }
+  return MPI_SUCCESS;
+}
+
+// How an exchange completes: waited for, with the receive's status in
+// `status` (MPI_Sendrecv...), or behind a request stored in *request
+// (MPI_Isendrecv...).
+struct Completion {
+  MPI_Status* status = MPI_STATUS_IGNORE;
+  MPI_Request* request = nullptr;
+  bool nonblocking = false;
+};
+Completion waited(MPI_Status* status) { return Completion{status}; }
+Completion behind(MPI_Request* request) {
+  return Completion{MPI_STATUS_IGNORE, request, true};
+}
+
+// The checked exchange, as `done` asks. `replace`: both operations use one
+// buffer, so the send goes from a copy taken now.
+int exchange(Operation send_op, const Operation& recv_op, bool replace,
+             const Completion& done, const char* function) {
+  if (done.nonblocking) {
+    return isendrecv(send_op, recv_op, replace, done.request, function);
+  }
+  std::vector<std::byte> copy;
+  if (replace) {
+    copy.resize(send_op.layout.bytes);
+    datatype::pack(send_op.layout, 0, copy.data(), copy.size());
+    send_op.layout = datatype::Layout{copy.data(), copy.size(), nullptr};
+  }
+  return sendrecv(send_op, recv_op, done.status, function);
+}
+
 int sendrecv_impl(const void* sendbuf, MPI_Count sendcount,
                   MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                   MPI_Count recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status* status,
+                  int recvtag, MPI_Comm comm, const Completion& done,
                   const char* function) {
   Operation send_op;
   Operation recv_op;
@@ -185,12 +283,12 @@ int sendrecv_impl(const void* sendbuf, MPI_Count sendcount,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  return sendrecv(send_op, recv_op, status, function);
+  return exchange(send_op, recv_op, false, done, function);
 }
 
 int sendrecv_replace_impl(void* buf, MPI_Count count, MPI_Datatype datatype,
                           int dest, int sendtag, int source, int recvtag,
-                          MPI_Comm comm, MPI_Status* status,
+                          MPI_Comm comm, const Completion& done,
                           const char* function) {
   Operation send_op;
   Operation recv_op;
@@ -204,10 +302,7 @@ int sendrecv_replace_impl(void* buf, MPI_Count count, MPI_Datatype datatype,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  std::vector<std::byte> copy(send_op.layout.bytes);
-  datatype::pack(send_op.layout, 0, copy.data(), copy.size());
-  send_op.layout = datatype::Layout{copy.data(), copy.size(), nullptr};
-  return sendrecv(send_op, recv_op, status, function);
+  return exchange(send_op, recv_op, true, done, function);
 }
 
 }  // namespace
@@ -374,141 +469,6 @@ extern "C" int PMPI_Startall(int count, MPI_Request requests[]) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Startall);
 
-extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount,
-                             MPI_Datatype sendtype, int dest, int sendtag,
-                             void* recvbuf, int recvcount,
-                             MPI_Datatype recvtype, int source, int recvtag,
-                             MPI_Comm comm, MPI_Status* status) noexcept {
-  return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
-                       recvcount, recvtype, source, recvtag, comm, status,
-                       "MPI_Sendrecv");
-}
-SHMPI_PMPI_ALIAS(MPI_Sendrecv);
-
-extern "C" int PMPI_Sendrecv_replace(void* buf, int count,
-                                     MPI_Datatype datatype, int dest,
-                                     int sendtag, int source, int recvtag,
-                                     MPI_Comm comm,
-                                     MPI_Status* status) noexcept {
-  return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source,
-                               recvtag, comm, status, "MPI_Sendrecv_replace");
-}
-SHMPI_PMPI_ALIAS(MPI_Sendrecv_replace);
-
-namespace {
-
-// MPI_Isendrecv(_replace): the user's request completes when both parts
-// have; its status is the receive's. The parts are internal requests the
-// engine releases itself.
-int isendrecv(Operation send_op, const Operation& recv_op, bool replace,
-              MPI_Request* out, const char* function) {
-  if (out == nullptr) {
-    return fail(send_op.comm, MPI_ERR_ARG, function, "request is NULL");
-  }
-  p2p::Request* whole = new_request(send_op.comm, function);
-  if (whole == nullptr) {
-    return MPI_ERR_NO_MEM;
-  }
-  whole->kind = p2p::RequestKind::kRecv;
-  whole->comm = recv_op.comm;
-  whole->active = true;
-  if (replace && send_op.peer != MPI_PROC_NULL && send_op.layout.bytes != 0) {
-    // The receive overwrites the buffer: send a copy taken now.
-    whole->scratch = std::make_unique<std::byte[]>(send_op.layout.bytes);
-    datatype::pack(send_op.layout, 0, whole->scratch.get(),
-                   send_op.layout.bytes);
-    send_op.layout =
-        datatype::Layout{whole->scratch.get(), send_op.layout.bytes, nullptr};
-  }
-  p2p::Request* recv = nullptr;
-  p2p::Request* send = nullptr;
-  if (recv_op.peer != MPI_PROC_NULL) {
-    recv = new_request(recv_op.comm, function);
-  }
-  if (send_op.peer != MPI_PROC_NULL) {
-    send = new_request(send_op.comm, function);
-  }
-  if ((recv_op.peer != MPI_PROC_NULL && recv == nullptr) ||
-      (send_op.peer != MPI_PROC_NULL && send == nullptr)) {
-    for (p2p::Request* r : {recv, send, whole}) {
-      if (r != nullptr) {
-        state().requests.destroy(r);
-      }
-    }
-    return MPI_ERR_NO_MEM;
-  }
-  if (recv == nullptr) {
-    complete_proc_null(*whole);
-    whole->complete.store(false, std::memory_order_relaxed);
-  }
-  const std::uint32_t parts =
-      (recv != nullptr ? 1U : 0U) + (send != nullptr ? 1U : 0U);
-  whole->pending_parts.store(parts, std::memory_order_relaxed);
-  *out = to_handle(whole);
-  if (parts == 0) {
-    whole->complete.store(true, std::memory_order_release);
-    return MPI_SUCCESS;
-  }
-  if (recv != nullptr) {
-    setup_recv(*recv, recv_op);
-    recv->internal = true;
-    recv->parent = whole;
-    recv->status_to_parent = true;
-    state().engine->start_recv(*recv);
-  }
-  if (send != nullptr) {
-    setup_send(*send, send_op, p2p::SendMode::kStandard);
-    send->internal = true;
-    send->parent = whole;
-    state().engine->start_send(*send);
-  }
-  return MPI_SUCCESS;
-}
-
-}  // namespace
-
-extern "C" int PMPI_Isendrecv(const void* sendbuf, int sendcount,
-                              MPI_Datatype sendtype, int dest, int sendtag,
-                              void* recvbuf, int recvcount,
-                              MPI_Datatype recvtype, int source, int recvtag,
-                              MPI_Comm comm, MPI_Request* request) noexcept {
-  Operation send_op;
-  Operation recv_op;
-  if (int rc = check_send(sendbuf, sendcount, sendtype, dest, sendtag, comm,
-                          "MPI_Isendrecv", &send_op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_recv(recvbuf, recvcount, recvtype, source, recvtag, comm,
-                          "MPI_Isendrecv", &recv_op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  return isendrecv(send_op, recv_op, false, request, "MPI_Isendrecv");
-}
-SHMPI_PMPI_ALIAS(MPI_Isendrecv);
-
-extern "C" int PMPI_Isendrecv_replace(void* buf, int count,
-                                      MPI_Datatype datatype, int dest,
-                                      int sendtag, int source, int recvtag,
-                                      MPI_Comm comm,
-                                      MPI_Request* request) noexcept {
-  Operation send_op;
-  Operation recv_op;
-  if (int rc = check_send(buf, count, datatype, dest, sendtag, comm,
-                          "MPI_Isendrecv_replace", &send_op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_recv(buf, count, datatype, source, recvtag, comm,
-                          "MPI_Isendrecv_replace", &recv_op);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  return isendrecv(send_op, recv_op, true, request, "MPI_Isendrecv_replace");
-}
-SHMPI_PMPI_ALIAS(MPI_Isendrecv_replace);
-
 // Large-count (MPI 4.0 "_c") twins of the calls above.
 
 extern "C" int PMPI_Send_c(const void* buf, MPI_Count count,
@@ -632,23 +592,24 @@ extern "C" int PMPI_Recv_init_c(void* buf, MPI_Count count,
 }
 SHMPI_PMPI_ALIAS(MPI_Recv_init_c);
 
-extern "C" int PMPI_Sendrecv_c(const void* sendbuf, MPI_Count sendcount,
-                               MPI_Datatype sendtype, int dest, int sendtag,
-                               void* recvbuf, MPI_Count recvcount,
-                               MPI_Datatype recvtype, int source, int recvtag,
-                               MPI_Comm comm, MPI_Status* status) noexcept {
-  return sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
-                       recvcount, recvtype, source, recvtag, comm, status,
-                       "MPI_Sendrecv_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Sendrecv_c);
+// MPI_Sendrecv(_replace), their nonblocking forms and the large-count forms
+// of both, from one parameter list (detail/count_forms.hpp).
+#define SHMPI_EXCHANGE(Name, IName, Params, Impl, Args)                   \
+  SHMPI_COUNT_FORMS(Name, (SHMPI_UNPAREN Params, MPI_Status * status),    \
+                    Impl(SHMPI_UNPAREN Args, waited(status), fn));        \
+  SHMPI_COUNT_FORMS(IName, (SHMPI_UNPAREN Params, MPI_Request * request), \
+                    Impl(SHMPI_UNPAREN Args, behind(request), fn))
 
-extern "C" int PMPI_Sendrecv_replace_c(void* buf, MPI_Count count,
-                                       MPI_Datatype datatype, int dest,
-                                       int sendtag, int source, int recvtag,
-                                       MPI_Comm comm,
-                                       MPI_Status* status) noexcept {
-  return sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source,
-                               recvtag, comm, status, "MPI_Sendrecv_replace_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Sendrecv_replace_c);
+SHMPI_EXCHANGE(Sendrecv, Isendrecv,
+               (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
+                int dest, int sendtag, void* recvbuf, Count recvcount,
+                MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm),
+               sendrecv_impl,
+               (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                recvtype, source, recvtag, comm));
+
+SHMPI_EXCHANGE(Sendrecv_replace, Isendrecv_replace,
+               (void* buf, Count count, MPI_Datatype datatype, int dest,
+                int sendtag, int source, int recvtag, MPI_Comm comm),
+               sendrecv_replace_impl,
+               (buf, count, datatype, dest, sendtag, source, recvtag, comm));

@@ -104,6 +104,7 @@ for i in "${!names[@]}"; do
         counts+=(--count $((${n//\{np\}/${nps[$i]}})) "${c#*:}") ;;
       mpich-xfail=*) xfail=${opt#mpich-xfail=} ;;
       env=*) envs+=("${opt#env=}") ;;
+      label=*) ;;
       pending) ;;  # not in CTest yet; MPICH runs it like any other test
       *) echo "manifest: unknown option '$opt' for $name" >&2; exit 2 ;;
     esac

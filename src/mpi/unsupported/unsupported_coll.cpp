@@ -10,16 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Allgather_c(const void* /*sendbuf*/,
-                                MPI_Count /*sendcount*/,
-                                MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                                MPI_Count /*recvcount*/,
-                                MPI_Datatype /*recvtype*/,
-                                MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Allgather_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Allgather_c);
-
 extern "C" int PMPI_Allgather_init(const void* /*sendbuf*/, int /*sendcount*/,
                                    MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
                                    int /*recvcount*/, MPI_Datatype /*recvtype*/,
@@ -39,17 +29,6 @@ extern "C" int PMPI_Allgather_init_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Allgather_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Allgather_init_c);
-
-extern "C" int PMPI_Allgatherv_c(const void* /*sendbuf*/,
-                                 MPI_Count /*sendcount*/,
-                                 MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                                 const MPI_Count /*recvcounts*/[],
-                                 const MPI_Aint /*displs*/[],
-                                 MPI_Datatype /*recvtype*/,
-                                 MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Allgatherv_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Allgatherv_c);
 
 extern "C" int PMPI_Allgatherv_init(const void* /*sendbuf*/, int /*sendcount*/,
                                     MPI_Datatype /*sendtype*/,
@@ -76,13 +55,6 @@ extern "C" int PMPI_Allgatherv_init_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Allgatherv_init_c);
 
-extern "C" int PMPI_Allreduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
-                                MPI_Count /*count*/, MPI_Datatype /*datatype*/,
-                                MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Allreduce_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Allreduce_c);
-
 extern "C" int PMPI_Allreduce_init(const void* /*sendbuf*/, void* /*recvbuf*/,
                                    int /*count*/, MPI_Datatype /*datatype*/,
                                    MPI_Op /*op*/, MPI_Comm /*comm*/,
@@ -100,15 +72,6 @@ extern "C" int PMPI_Allreduce_init_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Allreduce_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Allreduce_init_c);
-
-extern "C" int PMPI_Alltoall_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
-                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                               MPI_Count /*recvcount*/,
-                               MPI_Datatype /*recvtype*/,
-                               MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Alltoall_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Alltoall_c);
 
 extern "C" int PMPI_Alltoall_init(const void* /*sendbuf*/, int /*sendcount*/,
                                   MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -129,18 +92,6 @@ extern "C" int PMPI_Alltoall_init_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Alltoall_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Alltoall_init_c);
-
-extern "C" int PMPI_Alltoallv_c(const void* /*sendbuf*/,
-                                const MPI_Count /*sendcounts*/[],
-                                const MPI_Aint /*sdispls*/[],
-                                MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                                const MPI_Count /*recvcounts*/[],
-                                const MPI_Aint /*rdispls*/[],
-                                MPI_Datatype /*recvtype*/,
-                                MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Alltoallv_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Alltoallv_c);
 
 extern "C" int PMPI_Alltoallv_init(const void* /*sendbuf*/,
                                    const int /*sendcounts*/[],
@@ -168,19 +119,6 @@ extern "C" int PMPI_Alltoallv_init_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Alltoallv_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Alltoallv_init_c);
-
-extern "C" int PMPI_Alltoallw_c(const void* /*sendbuf*/,
-                                const MPI_Count /*sendcounts*/[],
-                                const MPI_Aint /*sdispls*/[],
-                                const MPI_Datatype /*sendtypes*/[],
-                                void* /*recvbuf*/,
-                                const MPI_Count /*recvcounts*/[],
-                                const MPI_Aint /*rdispls*/[],
-                                const MPI_Datatype /*recvtypes*/[],
-                                MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Alltoallw_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Alltoallw_c);
 
 extern "C" int PMPI_Alltoallw_init(const void* /*sendbuf*/,
                                    const int /*sendcounts*/[],
@@ -216,13 +154,6 @@ extern "C" int PMPI_Barrier_init(MPI_Comm /*comm*/, MPI_Info /*info*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Barrier_init);
 
-extern "C" int PMPI_Bcast_c(void* /*buffer*/, MPI_Count /*count*/,
-                            MPI_Datatype /*datatype*/, int /*root*/,
-                            MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Bcast_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Bcast_c);
-
 extern "C" int PMPI_Bcast_init(void* /*buffer*/, int /*count*/,
                                MPI_Datatype /*datatype*/, int /*root*/,
                                MPI_Comm /*comm*/, MPI_Info /*info*/,
@@ -238,13 +169,6 @@ extern "C" int PMPI_Bcast_init_c(void* /*buffer*/, MPI_Count /*count*/,
   return shmpi_mpi_unsupported("MPI_Bcast_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Bcast_init_c);
-
-extern "C" int PMPI_Exscan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
-                             MPI_Count /*count*/, MPI_Datatype /*datatype*/,
-                             MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Exscan_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Exscan_c);
 
 extern "C" int PMPI_Exscan_init(const void* /*sendbuf*/, void* /*recvbuf*/,
                                 int /*count*/, MPI_Datatype /*datatype*/,
@@ -263,14 +187,6 @@ extern "C" int PMPI_Exscan_init_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Exscan_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Exscan_init_c);
-
-extern "C" int PMPI_Gather_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
-                             MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                             MPI_Count /*recvcount*/, MPI_Datatype /*recvtype*/,
-                             int /*root*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Gather_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Gather_c);
 
 extern "C" int PMPI_Gather_init(const void* /*sendbuf*/, int /*sendcount*/,
                                 MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -292,16 +208,6 @@ extern "C" int PMPI_Gather_init_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Gather_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Gather_init_c);
-
-extern "C" int PMPI_Gatherv_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
-                              MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                              const MPI_Count /*recvcounts*/[],
-                              const MPI_Aint /*displs*/[],
-                              MPI_Datatype /*recvtype*/, int /*root*/,
-                              MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Gatherv_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Gatherv_c);
 
 extern "C" int PMPI_Gatherv_init(const void* /*sendbuf*/, int /*sendcount*/,
                                  MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -326,172 +232,6 @@ extern "C" int PMPI_Gatherv_init_c(const void* /*sendbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Gatherv_init_c);
 
-extern "C" int PMPI_Iallgather_c(const void* /*sendbuf*/,
-                                 MPI_Count /*sendcount*/,
-                                 MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                                 MPI_Count /*recvcount*/,
-                                 MPI_Datatype /*recvtype*/, MPI_Comm /*comm*/,
-                                 MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iallgather_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Iallgather_c);
-
-extern "C" int PMPI_Iallgatherv_c(const void* /*sendbuf*/,
-                                  MPI_Count /*sendcount*/,
-                                  MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                                  const MPI_Count /*recvcounts*/[],
-                                  const MPI_Aint /*displs*/[],
-                                  MPI_Datatype /*recvtype*/, MPI_Comm /*comm*/,
-                                  MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iallgatherv_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Iallgatherv_c);
-
-extern "C" int PMPI_Iallreduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
-                                 MPI_Count /*count*/, MPI_Datatype /*datatype*/,
-                                 MPI_Op /*op*/, MPI_Comm /*comm*/,
-                                 MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iallreduce_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Iallreduce_c);
-
-extern "C" int PMPI_Ialltoall_c(const void* /*sendbuf*/,
-                                MPI_Count /*sendcount*/,
-                                MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                                MPI_Count /*recvcount*/,
-                                MPI_Datatype /*recvtype*/, MPI_Comm /*comm*/,
-                                MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ialltoall_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Ialltoall_c);
-
-extern "C" int PMPI_Ialltoallv_c(const void* /*sendbuf*/,
-                                 const MPI_Count /*sendcounts*/[],
-                                 const MPI_Aint /*sdispls*/[],
-                                 MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                                 const MPI_Count /*recvcounts*/[],
-                                 const MPI_Aint /*rdispls*/[],
-                                 MPI_Datatype /*recvtype*/, MPI_Comm /*comm*/,
-                                 MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ialltoallv_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Ialltoallv_c);
-
-extern "C" int PMPI_Ialltoallw_c(const void* /*sendbuf*/,
-                                 const MPI_Count /*sendcounts*/[],
-                                 const MPI_Aint /*sdispls*/[],
-                                 const MPI_Datatype /*sendtypes*/[],
-                                 void* /*recvbuf*/,
-                                 const MPI_Count /*recvcounts*/[],
-                                 const MPI_Aint /*rdispls*/[],
-                                 const MPI_Datatype /*recvtypes*/[],
-                                 MPI_Comm /*comm*/,
-                                 MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ialltoallw_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Ialltoallw_c);
-
-extern "C" int PMPI_Ibcast_c(void* /*buffer*/, MPI_Count /*count*/,
-                             MPI_Datatype /*datatype*/, int /*root*/,
-                             MPI_Comm /*comm*/,
-                             MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ibcast_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Ibcast_c);
-
-extern "C" int PMPI_Iexscan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
-                              MPI_Count /*count*/, MPI_Datatype /*datatype*/,
-                              MPI_Op /*op*/, MPI_Comm /*comm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iexscan_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Iexscan_c);
-
-extern "C" int PMPI_Igather_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
-                              MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                              MPI_Count /*recvcount*/,
-                              MPI_Datatype /*recvtype*/, int /*root*/,
-                              MPI_Comm /*comm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Igather_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Igather_c);
-
-extern "C" int PMPI_Igatherv_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
-                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                               const MPI_Count /*recvcounts*/[],
-                               const MPI_Aint /*displs*/[],
-                               MPI_Datatype /*recvtype*/, int /*root*/,
-                               MPI_Comm /*comm*/,
-                               MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Igatherv_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Igatherv_c);
-
-extern "C" int PMPI_Ireduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
-                              MPI_Count /*count*/, MPI_Datatype /*datatype*/,
-                              MPI_Op /*op*/, int /*root*/, MPI_Comm /*comm*/,
-                              MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ireduce_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Ireduce_c);
-
-extern "C" int PMPI_Ireduce_scatter_block_c(
-    const void* /*sendbuf*/, void* /*recvbuf*/, MPI_Count /*recvcount*/,
-    MPI_Datatype /*datatype*/, MPI_Op /*op*/, MPI_Comm /*comm*/,
-    MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ireduce_scatter_block_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Ireduce_scatter_block_c);
-
-extern "C" int PMPI_Ireduce_scatter_c(const void* /*sendbuf*/,
-                                      void* /*recvbuf*/,
-                                      const MPI_Count /*recvcounts*/[],
-                                      MPI_Datatype /*datatype*/, MPI_Op /*op*/,
-                                      MPI_Comm /*comm*/,
-                                      MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Ireduce_scatter_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Ireduce_scatter_c);
-
-extern "C" int PMPI_Iscan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
-                            MPI_Count /*count*/, MPI_Datatype /*datatype*/,
-                            MPI_Op /*op*/, MPI_Comm /*comm*/,
-                            MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iscan_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Iscan_c);
-
-extern "C" int PMPI_Iscatter_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
-                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                               MPI_Count /*recvcount*/,
-                               MPI_Datatype /*recvtype*/, int /*root*/,
-                               MPI_Comm /*comm*/,
-                               MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iscatter_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Iscatter_c);
-
-extern "C" int PMPI_Iscatterv_c(const void* /*sendbuf*/,
-                                const MPI_Count /*sendcounts*/[],
-                                const MPI_Aint /*displs*/[],
-                                MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                                MPI_Count /*recvcount*/,
-                                MPI_Datatype /*recvtype*/, int /*root*/,
-                                MPI_Comm /*comm*/,
-                                MPI_Request* /*request*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Iscatterv_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Iscatterv_c);
-
-extern "C" int PMPI_Reduce_c(const void* /*sendbuf*/, void* /*recvbuf*/,
-                             MPI_Count /*count*/, MPI_Datatype /*datatype*/,
-                             MPI_Op /*op*/, int /*root*/,
-                             MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Reduce_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce_c);
-
 extern "C" int PMPI_Reduce_init(const void* /*sendbuf*/, void* /*recvbuf*/,
                                 int /*count*/, MPI_Datatype /*datatype*/,
                                 MPI_Op /*op*/, int /*root*/, MPI_Comm /*comm*/,
@@ -511,13 +251,6 @@ extern "C" int PMPI_Reduce_init_c(const void* /*sendbuf*/, void* /*recvbuf*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Reduce_init_c);
 
-extern "C" int PMPI_Reduce_scatter_block_c(
-    const void* /*sendbuf*/, void* /*recvbuf*/, MPI_Count /*recvcount*/,
-    MPI_Datatype /*datatype*/, MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Reduce_scatter_block_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce_scatter_block_c);
-
 extern "C" int PMPI_Reduce_scatter_block_init(
     const void* /*sendbuf*/, void* /*recvbuf*/, int /*recvcount*/,
     MPI_Datatype /*datatype*/, MPI_Op /*op*/, MPI_Comm /*comm*/,
@@ -533,14 +266,6 @@ extern "C" int PMPI_Reduce_scatter_block_init_c(
   return shmpi_mpi_unsupported("MPI_Reduce_scatter_block_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Reduce_scatter_block_init_c);
-
-extern "C" int PMPI_Reduce_scatter_c(const void* /*sendbuf*/, void* /*recvbuf*/,
-                                     const MPI_Count /*recvcounts*/[],
-                                     MPI_Datatype /*datatype*/, MPI_Op /*op*/,
-                                     MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Reduce_scatter_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Reduce_scatter_c);
 
 extern "C" int PMPI_Reduce_scatter_init(const void* /*sendbuf*/,
                                         void* /*recvbuf*/,
@@ -561,13 +286,6 @@ extern "C" int PMPI_Reduce_scatter_init_c(
 }
 SHMPI_PMPI_ALIAS(MPI_Reduce_scatter_init_c);
 
-extern "C" int PMPI_Scan_c(const void* /*sendbuf*/, void* /*recvbuf*/,
-                           MPI_Count /*count*/, MPI_Datatype /*datatype*/,
-                           MPI_Op /*op*/, MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Scan_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Scan_c);
-
 extern "C" int PMPI_Scan_init(const void* /*sendbuf*/, void* /*recvbuf*/,
                               int /*count*/, MPI_Datatype /*datatype*/,
                               MPI_Op /*op*/, MPI_Comm /*comm*/,
@@ -585,15 +303,6 @@ extern "C" int PMPI_Scan_init_c(const void* /*sendbuf*/, void* /*recvbuf*/,
   return shmpi_mpi_unsupported("MPI_Scan_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Scan_init_c);
-
-extern "C" int PMPI_Scatter_c(const void* /*sendbuf*/, MPI_Count /*sendcount*/,
-                              MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                              MPI_Count /*recvcount*/,
-                              MPI_Datatype /*recvtype*/, int /*root*/,
-                              MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Scatter_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Scatter_c);
 
 extern "C" int PMPI_Scatter_init(const void* /*sendbuf*/, int /*sendcount*/,
                                  MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
@@ -615,17 +324,6 @@ extern "C" int PMPI_Scatter_init_c(const void* /*sendbuf*/,
   return shmpi_mpi_unsupported("MPI_Scatter_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Scatter_init_c);
-
-extern "C" int PMPI_Scatterv_c(const void* /*sendbuf*/,
-                               const MPI_Count /*sendcounts*/[],
-                               const MPI_Aint /*displs*/[],
-                               MPI_Datatype /*sendtype*/, void* /*recvbuf*/,
-                               MPI_Count /*recvcount*/,
-                               MPI_Datatype /*recvtype*/, int /*root*/,
-                               MPI_Comm /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Scatterv_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Scatterv_c);
 
 extern "C" int PMPI_Scatterv_init(const void* /*sendbuf*/,
                                   const int /*sendcounts*/[],

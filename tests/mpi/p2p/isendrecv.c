@@ -3,8 +3,9 @@
 // receive and return one request that completes when both have; its status
 // is the receive's.
 //
-// A ring exchange of small and large messages with both calls, completed by
-// MPI_Wait, MPI_Test loops and MPI_Waitall, plus MPI_PROC_NULL partners.
+// A ring exchange of small and large messages with both calls and their
+// large-count forms (MPI_Isendrecv_c, MPI_Isendrecv_replace_c), completed
+// by MPI_Wait, MPI_Test loops and MPI_Waitall, plus MPI_PROC_NULL partners.
 #include "mpitest.h"
 
 static const size_t kLens[] = {0, 8, 4000, 70000, (1 << 20) + 7};
@@ -28,8 +29,15 @@ int main(int argc, char** argv) {
 
     mt_fill(out, len, mt_seed((uint32_t)rank, 1, (uint32_t)k, 0));
     mt_fill_guard(in, len);
-    MT_CHECK_MPI(MPI_Isendrecv(out, (int)len, MPI_BYTE, right, k, in, (int)len,
-                               MPI_BYTE, left, k, MPI_COMM_WORLD, &request));
+    if (k % 2 == 0) {
+      MT_CHECK_MPI(MPI_Isendrecv(out, (int)len, MPI_BYTE, right, k, in,
+                                 (int)len, MPI_BYTE, left, k, MPI_COMM_WORLD,
+                                 &request));
+    } else {
+      MT_CHECK_MPI(MPI_Isendrecv_c(out, (MPI_Count)len, MPI_BYTE, right, k, in,
+                                   (MPI_Count)len, MPI_BYTE, left, k,
+                                   MPI_COMM_WORLD, &request));
+    }
     if (k % 2 == 0) {
       MT_CHECK_MPI(MPI_Wait(&request, &status));
     } else {
@@ -56,9 +64,9 @@ int main(int argc, char** argv) {
     MT_CHECK_MPI(MPI_Isendrecv_replace(out, (int)len, MPI_BYTE, right, 100 + k,
                                        left, 100 + k, MPI_COMM_WORLD,
                                        &both[0]));
-    MT_CHECK_MPI(MPI_Isendrecv_replace(second, (int)len, MPI_BYTE, right,
-                                       200 + k, left, 200 + k, MPI_COMM_WORLD,
-                                       &both[1]));
+    MT_CHECK_MPI(MPI_Isendrecv_replace_c(second, (MPI_Count)len, MPI_BYTE,
+                                         right, 200 + k, left, 200 + k,
+                                         MPI_COMM_WORLD, &both[1]));
     MT_CHECK_MPI(MPI_Waitall(2, both, MPI_STATUSES_IGNORE));
     MT_CHECK_PATTERN(out, len, mt_seed((uint32_t)left, 2, (uint32_t)k, 0),
                      what);
