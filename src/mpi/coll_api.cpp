@@ -2,12 +2,12 @@
 // The collective entry points, with int and large (_c) counts: argument
 // checks in the standard's order, then the algorithm of src/coll as a
 // coroutine, run to the end here (blocking forms) or from the progress
-// engine (nonblocking forms, one request each). Collectives on one
-// communicator run in the order they were called, with MPI_Comm_idup in
-// the same queue (tickets).
+// engine (nonblocking forms, one request each; persistent forms at every
+// MPI_Start). Collectives on one communicator run in the order they were
+// called or started, with MPI_Comm_idup in the same queue (tickets).
 //
-// Intercommunicators: every collective but scan and exscan, blocking and
-// nonblocking, runs the coroutines of coll_inter.hpp (point-to-point
+// Intercommunicators: every collective but scan and exscan, in every
+// form, runs the coroutines of coll_inter.hpp (point-to-point
 // between and within the groups); MPI_IN_PLACE is MPI_ERR_BUFFER there,
 // as in MPICH.
 #include <mpi.h>
@@ -920,18 +920,21 @@ int do_scan(const void* sendbuf, void* recvbuf, MPI_Count count,
 
 // ---- entry points ----
 //
-// Every collective has a blocking and a nonblocking (MPI_I...) form, each
-// with int counts and, but for the barrier, with large counts (..._c:
-// MPI_Count counts, MPI_Aint displacements), all from one parameter list
-// in which `Count` and `Displ` stand for those types (detail/
-// count_forms.hpp). Each calls the operation `Op` above with `Args` and the
-// Call that names the function and its form.
+// Every collective has a blocking, a nonblocking (MPI_I...) and a
+// persistent (..._init) form, each with int counts and, but for the
+// barrier, with large counts (..._c: MPI_Count counts, MPI_Aint
+// displacements), all from one parameter list in which `Count` and `Displ`
+// stand for those types (detail/count_forms.hpp). Each calls the operation
+// `Op` above with `Args` and the Call that names the function and its form.
 
 // FORMS: SHMPI_COUNT_FORMS, or SHMPI_INT_FORM for the barrier.
-#define SHMPI_COLLECTIVE_WITH(FORMS, Name, IName, Params, Op, Args) \
-  FORMS(Name, Params, Op(SHMPI_UNPAREN Args, Call::blocking(fn)));  \
-  FORMS(IName, (SHMPI_UNPAREN Params, MPI_Request * request),       \
-        Op(SHMPI_UNPAREN Args, Call::nonblocking(fn, request)))
+#define SHMPI_COLLECTIVE_WITH(FORMS, Name, IName, Params, Op, Args)   \
+  FORMS(Name, Params, Op(SHMPI_UNPAREN Args, Call::blocking(fn)));    \
+  FORMS(IName, (SHMPI_UNPAREN Params, MPI_Request * request),         \
+        Op(SHMPI_UNPAREN Args, Call::nonblocking(fn, request)));      \
+  FORMS(Name##_init,                                                  \
+        (SHMPI_UNPAREN Params, MPI_Info info, MPI_Request * request), \
+        Op(SHMPI_UNPAREN Args, Call::persistent(fn, info, request)))
 #define SHMPI_COLLECTIVE(Name, IName, Params, Op, Args) \
   SHMPI_COLLECTIVE_WITH(SHMPI_COUNT_FORMS, Name, IName, Params, Op, Args)
 

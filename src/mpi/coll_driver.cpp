@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "mpi/comm.hpp"
+#include "mpi/info.hpp"
 #include "mpi/p2p_common.hpp"
 #include "p2p/engine.hpp"
 
@@ -97,11 +98,64 @@ int enter_blocking(Comm* c, const char* function) {
   return MPI_SUCCESS;
 }
 
-int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
+namespace {
+
+// A persistent collective: what every MPI_Start runs again. Its holds
+// were retained at init and are released with it (MPI_Request_free), so
+// the program may free the datatypes and the operation after init.
+struct Persistent {
+  Comm* comm;
+  std::function<coll::Task()> make_task;
+  Holds holds;
+
+  Persistent(Comm* c, std::function<coll::Task()> make, Holds h)
+      : comm(c), make_task(std::move(make)), holds(std::move(h)) {}
+  Persistent(const Persistent&) = delete;
+  Persistent& operator=(const Persistent&) = delete;
+  Persistent(Persistent&&) = delete;
+  Persistent& operator=(Persistent&&) = delete;
+  ~Persistent() { holds.release(); }
+};
+
+// Runs `task` on `c` behind request `r` from the progress engine, in the
+// order of its communicator's queue.
+void enqueue(Comm* c, p2p::Request* r, coll::Task task, Holds holds) {
   Comm* queue = queue_of(c);
+  auto pending = std::make_shared<Pending>(
+      Pending{queue, queue->shared->next_ticket++, r, coll::Run{},
+              std::move(task), std::move(holds), !c->is_inter});
+  pending->holds.retain();
+  queue->shared->pending.fetch_add(1, std::memory_order_relaxed);
+  if (!pending->step()) {
+    state().engine->add_task([pending] { return pending->step(); });
+  }
+}
+
+// The request of a nonblocking or persistent `call` on `c`, not yet
+// handed out; nullptr, with the error raised and its code in *rc, when the
+// call has no request argument or handles ran out.
+p2p::Request* collective_request(Comm* c, const Call& call, int* rc) {
+  if (call.request == nullptr) {
+    *rc = fail(c, MPI_ERR_ARG, call.fn, "request is NULL");
+    return nullptr;
+  }
+  p2p::Request* r = new_request(c, call.fn);
+  if (r == nullptr) {
+    *rc = MPI_ERR_NO_MEM;
+    return nullptr;
+  }
+  r->kind = p2p::RequestKind::kCollective;
+  r->peer = MPI_PROC_NULL;
+  r->comm = c;
+  return r;
+}
+
+}  // namespace
+
+int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
   if (call.is_blocking()) {
     if (c->is_inter) {
-      wait_pending(*queue);
+      wait_pending(*queue_of(c));
     } else if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
@@ -116,26 +170,41 @@ int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
     }
     return MPI_SUCCESS;
   }
-  if (call.request == nullptr) {
-    return fail(c, MPI_ERR_ARG, call.fn, "request is NULL");
-  }
-  p2p::Request* r = new_request(c, call.fn);
+  int rc = MPI_SUCCESS;
+  p2p::Request* r = collective_request(c, call, &rc);
   if (r == nullptr) {
-    return MPI_ERR_NO_MEM;
+    return rc;
   }
-  r->kind = p2p::RequestKind::kCollective;
-  r->peer = MPI_PROC_NULL;
-  r->comm = c;
   *call.request = to_handle(r);
-  auto pending = std::make_shared<Pending>(
-      Pending{queue, queue->shared->next_ticket++, r, coll::Run{},
-              std::move(task), std::move(holds), !c->is_inter});
-  pending->holds.retain();
-  queue->shared->pending.fetch_add(1, std::memory_order_relaxed);
-  if (!pending->step()) {
-    state().engine->add_task([pending] { return pending->step(); });
-  }
+  enqueue(c, r, std::move(task), std::move(holds));
   return MPI_SUCCESS;
+}
+
+int init_persistent(Comm* c, std::function<coll::Task()> make_task, Holds holds,
+                    const Call& call) {
+  if (call.info != MPI_INFO_NULL && find_info(call.info) == nullptr) {
+    return fail(c, MPI_ERR_INFO, call.fn, "invalid info handle %p",
+                static_cast<void*>(call.info));
+  }
+  int rc = MPI_SUCCESS;
+  p2p::Request* r = collective_request(c, call, &rc);
+  if (r == nullptr) {
+    return rc;
+  }
+  r->persistent = true;
+  r->complete.store(true, std::memory_order_relaxed);  // inactive
+  auto persistent =
+      std::make_shared<Persistent>(c, std::move(make_task), std::move(holds));
+  persistent->holds.retain();  // released by ~Persistent
+  r->persistent_coll = std::move(persistent);
+  *call.request = to_handle(r);
+  return MPI_SUCCESS;
+}
+
+void start_persistent(p2p::Request& request) {
+  const auto& p =
+      *static_cast<const Persistent*>(request.persistent_coll.get());
+  enqueue(p.comm, &request, p.make_task(), p.holds);
 }
 
 }  // namespace shmpi::mpi

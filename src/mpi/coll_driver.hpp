@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Running a collective's coroutine (coll/task.hpp): to the end in the
 // calling thread (blocking forms) or from the progress engine behind a
-// request (nonblocking forms). One driver for intra- and
-// intercommunicators.
+// request (nonblocking forms, and persistent ones at every MPI_Start). One
+// driver for intra- and intercommunicators.
 //
 // Order: collectives on one communicator run one at a time, in the order
 // they were called, with MPI_Comm_idup in the same queue: each nonblocking
@@ -18,10 +18,12 @@
 
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
+#include <functional>
 #include <utility>
 
 #include "coll/task.hpp"
 #include "mpi/core.hpp"
+#include "p2p/request.hpp"
 
 namespace shmpi::mpi {
 
@@ -37,18 +39,24 @@ struct Holds {
   void release() const;
 };
 
-// How a collective entry point was called: the blocking form, or the
-// nonblocking one (MPI_Ixxx), which returns an active request.
-enum class Form : std::uint8_t { kBlocking, kNonblocking };
+// How a collective entry point was called: the blocking form; the
+// nonblocking one (MPI_Ixxx), which returns an active request; or the
+// persistent one (MPI_Xxx_init, MPI 4.0 section 6.13), which returns an
+// inactive request that every MPI_Start runs as the nonblocking form would.
+enum class Form : std::uint8_t { kBlocking, kNonblocking, kPersistent };
 
 struct Call {
   const char* fn = "";  // the MPI name, for error reports
   Form form = Form::kBlocking;
-  MPI_Request* request = nullptr;  // where the nonblocking form's goes
+  MPI_Request* request = nullptr;  // where the request of the others goes
+  MPI_Info info = MPI_INFO_NULL;   // persistent: checked, no hint is used
 
   static Call blocking(const char* fn) { return Call{fn}; }
   static Call nonblocking(const char* fn, MPI_Request* request) {
     return Call{fn, Form::kNonblocking, request};
+  }
+  static Call persistent(const char* fn, MPI_Info info, MPI_Request* request) {
+    return Call{fn, Form::kPersistent, request, info};
   }
   bool is_blocking() const { return form == Form::kBlocking; }
 };
@@ -58,17 +66,36 @@ struct Call {
 // *_now) may run. Returns an MPI error code (raised on `c`).
 int enter_blocking(Comm* c, const char* function);
 
-// Runs `task` on `c` as `call` asks: to the end now, or as a nonblocking
-// request stored in *call.request. Returns an MPI error code (raised on
-// `c`; a nonblocking call without a request is MPI_ERR_ARG).
+// Runs `task` on `c` as a blocking or nonblocking `call` asks: to the end
+// now, or as a nonblocking request stored in *call.request. Returns an MPI
+// error code (raised on `c`; a nonblocking call without a request is
+// MPI_ERR_ARG).
 int run_task(Comm* c, coll::Task task, Holds holds, const Call& call);
+
+// A persistent `call`: stores in *call.request an inactive request whose
+// every start runs make_task()'s task. The request keeps make_task and the
+// holds (retained here) until it is freed. Returns an MPI error code
+// (raised on `c`: MPI_ERR_ARG without a request, MPI_ERR_INFO for an
+// invalid info handle).
+int init_persistent(Comm* c, std::function<coll::Task()> make_task, Holds holds,
+                    const Call& call);
+
+// MPI_Start of a persistent collective's request (made active by the
+// caller): queues its task as the nonblocking form queues one, in the
+// communicator's collective order.
+void start_persistent(p2p::Request& request);
 
 // The collective that make_task() returns (a coll::Task), run as `call`
 // asks. The arguments are checked; make_task holds copies of what the task
-// needs.
+// needs, and a persistent request calls it at every start.
 template <typename MakeTask>
 int run_collective(Comm* c, MakeTask&& make_task, Holds holds,
                    const Call& call) {
+  if (call.form == Form::kPersistent) {
+    return init_persistent(
+        c, std::function<coll::Task()>(std::forward<MakeTask>(make_task)),
+        std::move(holds), call);
+  }
   return run_task(c, std::forward<MakeTask>(make_task)(), std::move(holds),
                   call);
 }

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "mpi/coll_driver.hpp"
 #include "mpi/core.hpp"
 #include "mpi/detail/count_forms.hpp"
 #include "mpi/detail/pmpi.hpp"
@@ -437,6 +438,10 @@ extern "C" int PMPI_Start(MPI_Request* request) noexcept {
   }
   r->active = true;
   r->complete.store(false, std::memory_order_relaxed);
+  if (r->kind == p2p::RequestKind::kCollective) {
+    start_persistent(*r);
+    return MPI_SUCCESS;
+  }
   if (r->kind == p2p::RequestKind::kPartSend ||
       r->kind == p2p::RequestKind::kPartRecv) {
     partitioned::start(*r);

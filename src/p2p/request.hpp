@@ -25,8 +25,8 @@ enum class RequestKind : std::uint8_t {
   kRecv,
   kPartSend,  // MPI_Psend_init (src/partitioned)
   kPartRecv,  // MPI_Precv_init
-  // A nonblocking collective: the MPI layer's collective driver completes
-  // it, never the engine.
+  // A nonblocking or persistent collective: the MPI layer's collective
+  // driver completes it, never the engine.
   kCollective,
 };
 enum class SendMode : std::uint8_t {
@@ -118,6 +118,11 @@ struct Request {
   std::atomic<bool> part_matched{false};
   // The partitioned module's state; its deleter releases the channel.
   std::shared_ptr<void> part;
+
+  // A persistent collective's arguments, which every MPI_Start runs again
+  // (the MPI layer's collective driver; its deleter releases the datatypes
+  // and operation they hold). Null for every other request.
+  std::shared_ptr<void> persistent_coll;
 
   Status* status_out() { return &status; }
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Every collective over one set of buffers and arguments, callable in each
-// of its forms: int or large-count (_c) arguments, blocking or nonblocking.
-// A test runs one form as the reference and compares the others with it
-// (tests/mpi/coll/large_count.c). Plain C11 over standard MPI.
+// of its forms: int or large-count (_c) arguments; blocking, nonblocking or
+// persistent. A test runs the int blocking form as the reference and
+// compares the others with it (tests/mpi/coll/large_count.c,
+// persistent.c). Plain C11 over standard MPI.
 //
 // Data: `k` ints per member for the fixed-size forms; the v forms use
 // per-member counts from 0 to k, at displacements in reverse member order
@@ -13,7 +14,7 @@
 
 #include "mt_coll.h"
 
-enum { MT_BLOCKING, MT_NONBLOCKING };
+enum { MT_BLOCKING, MT_NONBLOCKING, MT_PERSISTENT };
 
 // The per-member arrays, with int and with large-count types (the same
 // values): v counts and displacements (gatherv, scatterv, allgatherv,
@@ -40,7 +41,10 @@ typedef struct {
   int* recv;
   MtIntArrays ints;
   MtLargeArrays large;
-  MPI_Datatype* types;          // alltoallw: MPI_INT for every member
+  MPI_Datatype* types;  // alltoallw: MPI_INT for every member
+  MPI_Info info;        // of the persistent forms
+  int* ref_send;        // the reference run's buffers
+  int* ref_recv;
   void* owned[MT_FORMS_OWNED];  // what mt_forms_free releases
   int owned_count;
 } MtColl;
@@ -96,6 +100,9 @@ static inline void mt_forms_setup(MtColl* c, MPI_Comm comm, int k) {
   c->len = (size_t)n * (size_t)(k + 2) + 16;
   c->send = mt_forms_alloc(c, c->len * sizeof(int));
   c->recv = mt_forms_alloc(c, c->len * sizeof(int));
+  c->ref_send = mt_forms_alloc(c, c->len * sizeof(int));
+  c->ref_recv = mt_forms_alloc(c, c->len * sizeof(int));
+  c->info = MPI_INFO_NULL;
   c->types = mt_forms_alloc(c, (size_t)n * sizeof(MPI_Datatype));
   long* v[MT_ARRAYS];
   for (int a = 0; a < MT_ARRAYS; ++a) {
@@ -153,7 +160,10 @@ static inline void mt_forms_fill(MtColl* c, int t) {
   if ((mode) == MT_BLOCKING) {                             \
     return MPI_##Name##Suffix Args;                        \
   }                                                        \
-  return MPI_##IName##Suffix(MT_UNPAREN Args, req);
+  if ((mode) == MT_NONBLOCKING) {                          \
+    return MPI_##IName##Suffix(MT_UNPAREN Args, req);      \
+  }                                                        \
+  return MPI_##Name##_init##Suffix(MT_UNPAREN Args, c->info, req);
 
 // mt_call_<op>(c, large, mode, req) calls the collective with Args, in
 // which `a` is c->large in the large-count forms and c->ints in the others.
@@ -231,16 +241,25 @@ static inline int mt_forms_recv_defined(const MtColl* c, const MtCase* op) {
   return !(op->call == mt_call_exscan && c->rank == 0);
 }
 
-// Both buffers equal the reference copies (recv only where defined).
+// Runs case `op` in its int blocking form on iteration t's data, keeps
+// both buffers as the reference, and fills the buffers for t again.
+static inline void mt_forms_reference(MtColl* c, const MtCase* op, int t) {
+  mt_forms_fill(c, t);
+  MT_CHECK_MPI(op->call(c, 0, MT_BLOCKING, NULL));
+  memcpy(c->ref_send, c->send, c->len * sizeof(int));
+  memcpy(c->ref_recv, c->recv, c->len * sizeof(int));
+  mt_forms_fill(c, t);
+}
+
+// Both buffers equal the reference (recv only where defined).
 static inline void mt_forms_expect(const MtColl* c, const MtCase* op,
-                                   const int* ref_send, const int* ref_recv,
                                    const char* form) {
   const size_t bytes = c->len * sizeof(int);
-  MT_CHECK(memcmp(c->send, ref_send, bytes) == 0,
+  MT_CHECK(memcmp(c->send, c->ref_send, bytes) == 0,
            "%s (%s, k %d): send buffer differs from the reference", op->name,
            form, c->k);
   MT_CHECK(
-      !mt_forms_recv_defined(c, op) || memcmp(c->recv, ref_recv, bytes) == 0,
+      !mt_forms_recv_defined(c, op) || memcmp(c->recv, c->ref_recv, bytes) == 0,
       "%s (%s, k %d): receive buffer differs from the reference", op->name,
       form, c->k);
 }

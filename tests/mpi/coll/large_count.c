@@ -23,25 +23,16 @@ int main(int argc, char** argv) {
   for (int s = 0; s < 2; ++s) {
     MtColl c;
     mt_forms_setup(&c, comm, sizes[s]);
-    int* ref_send = mt_malloc(c.len * sizeof(int));
-    int* ref_recv = mt_malloc(c.len * sizeof(int));
     for (int op = 0; op < MT_CASE_COUNT; ++op) {
-      const MtCase* cs = &mt_cases[op];
-      const int t = op * 10 + s;
-      mt_forms_fill(&c, t);
-      MT_CHECK_MPI(cs->call(&c, 0, MT_BLOCKING, NULL));
-      memcpy(ref_send, c.send, c.len * sizeof(int));
-      memcpy(ref_recv, c.recv, c.len * sizeof(int));
       for (int f = 0; f < 3; ++f) {
-        mt_forms_fill(&c, t);
+        mt_forms_reference(&c, &mt_cases[op], op * 10 + s);
         MPI_Request req = MPI_REQUEST_NULL;
-        MT_CHECK_MPI(cs->call(&c, forms[f].large, forms[f].mode, &req));
+        MT_CHECK_MPI(
+            mt_cases[op].call(&c, forms[f].large, forms[f].mode, &req));
         mt_coll_wait(&req);
-        mt_forms_expect(&c, cs, ref_send, ref_recv, forms[f].what);
+        mt_forms_expect(&c, &mt_cases[op], forms[f].what);
       }
     }
-    free(ref_recv);
-    free(ref_send);
     mt_forms_free(&c);
   }
   MPI_Comm_free(&comm);
