@@ -186,10 +186,6 @@ int do_barrier(MPI_Comm comm, const Call& call) {
     return run_collective(
         c, [c] { return inter::barrier(*c); }, {}, call);
   }
-  if (call.is_blocking() && c == &state().world) {
-    state().runtime->world_barrier();
-    return MPI_SUCCESS;
-  }
   const bool hierarchy = algo::spans_numa_nodes(*c);
   if (call.is_blocking() && !hierarchy) {
     if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {

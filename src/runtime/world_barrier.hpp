@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The world barrier block at the start of the segment's scratch area: a
 // sense counter that the last arriving rank resets. Used at start-up and in
-// MPI_Finalize, and by MPI_Barrier on MPI_COMM_WORLD until the collectives
-// get their own blocks.
+// MPI_Finalize, where the world's communicator block is not (yet, or any
+// more) in use; MPI_Barrier runs on the communicator's block like every
+// other collective.
 #pragma once
 
 #include <atomic>
