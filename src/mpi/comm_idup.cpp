@@ -91,7 +91,9 @@ int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
   if (r == nullptr) {
     return MPI_ERR_NO_MEM;
   }
-  r->kind = p2p::RequestKind::kSend;
+  // A nonblocking collective's request: MPI_Cancel, and MPI_Request_free
+  // before completion, are refused (the task below still writes to it).
+  r->kind = p2p::RequestKind::kCollective;
   r->peer = MPI_PROC_NULL;
   r->comm = parent;
   *request = to_handle(r);

@@ -61,6 +61,41 @@ static void misuse(int persistent) {
            kind);
 }
 
+// MPI_Comm_idup is a nonblocking collective too. Rank 0 joins only after
+// the others tried, so an idup that needs an agreement round is still
+// running when they try to free it (one served from IDs in reserve may
+// have completed at once: then the free is legal).
+static void misuse_idup(void) {
+  const int rank = mt_rank();
+  const int size = mt_size();
+  MPI_Comm dup = MPI_COMM_NULL;
+  MPI_Request req = MPI_REQUEST_NULL;
+  if (rank != 0 || size == 1) {
+    MT_CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &dup, &req));
+    MT_EXPECT_CLASS(0, MPI_Cancel(&req), MPI_ERR_REQUEST, "MPI_Cancel(idup)");
+    int done = 0;
+    MT_CHECK_MPI(MPI_Request_get_status(req, &done, MPI_STATUS_IGNORE));
+    if (!done) {
+      MT_EXPECT_CLASS(0, MPI_Request_free(&req), MPI_ERR_REQUEST,
+                      "MPI_Request_free(running idup)");
+      MT_CHECK(req != MPI_REQUEST_NULL, "the refused free cleared the handle");
+    }
+    if (size > 1) {
+      MT_CHECK_MPI(MPI_Send(NULL, 0, MPI_INT, 0, 0, MPI_COMM_WORLD));
+    }
+  }
+  if (rank == 0 && size > 1) {
+    for (int from = 1; from < size; ++from) {
+      MT_CHECK_MPI(MPI_Recv(NULL, 0, MPI_INT, from, 0, MPI_COMM_WORLD,
+                            MPI_STATUS_IGNORE));
+    }
+    MT_CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &dup, &req));
+  }
+  MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  MT_CHECK_MPI(MPI_Barrier(dup));
+  MT_CHECK_MPI(MPI_Comm_free(&dup));
+}
+
 int main(int argc, char** argv) {
   const int fatal = mt_errors_init(&argc, &argv);
   if (fatal) {
@@ -76,5 +111,6 @@ int main(int argc, char** argv) {
   }
   misuse(0);
   misuse(1);
+  misuse_idup();
   return mt_errors_finish(fatal);
 }
