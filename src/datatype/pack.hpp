@@ -9,11 +9,23 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 namespace shmpi::datatype {
 
 struct TypeMap;  // a derived datatype's flattened form (type_map.hpp)
+
+// `buffer` + `offset` bytes, computed on the integer address. A user buffer
+// may be MPI_BOTTOM (a null pointer) with a datatype whose displacements are
+// absolute addresses (MPI_Get_address), and adding an offset to a null
+// pointer is undefined behaviour; the sum is the data's real address.
+inline std::byte* offset_address(const void* buffer,
+                                 std::int64_t offset) noexcept {
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): see above
+  return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(buffer) +
+                                      static_cast<std::uintptr_t>(offset));
+}
 
 struct Layout {
   std::byte* base =

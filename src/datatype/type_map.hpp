@@ -106,9 +106,8 @@ std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes);
 // Where `count` elements of `type` at `buffer` are, for pack()/unpack().
 inline Layout layout_of(const TypeDesc& type, const void* buffer,
                         std::size_t count) {
-  return Layout{
-      static_cast<std::byte*>(const_cast<void*>(buffer)) + type.true_lb,
-      count * type.packed, type.map.get()};
+  return Layout{offset_address(buffer, type.true_lb), count * type.packed,
+                type.map.get()};
 }
 
 }  // namespace shmpi::datatype

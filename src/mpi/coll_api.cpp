@@ -120,10 +120,11 @@ Layout layout(const TypeArg& type, const void* buffer, MPI_Count count) {
   return type.layout(buffer, static_cast<std::size_t>(count));
 }
 
-// `count` elements at `offset` bytes into `buffer`.
+// `count` elements at `offset` bytes into `buffer` (which may be
+// MPI_BOTTOM).
 Layout at_bytes(const TypeArg& type, const void* buffer, MPI_Count offset,
                 MPI_Count count) {
-  return type.layout(static_cast<const std::byte*>(buffer) + offset,
+  return type.layout(datatype::offset_address(buffer, offset),
                      static_cast<std::size_t>(count));
 }
 

@@ -192,11 +192,11 @@ struct TypeArg {
   std::int64_t true_lb = 0;  // first byte of element 0, from the buffer
   const datatype::TypeMap* map = nullptr;  // nullptr: elements contiguous
 
-  // Where `count` elements at `buffer` are, for pack()/unpack().
+  // Where `count` elements at `buffer` (which may be MPI_BOTTOM) are, for
+  // pack()/unpack().
   datatype::Layout layout(const void* buffer, std::size_t count) const {
-    return datatype::Layout{
-        static_cast<std::byte*>(const_cast<void*>(buffer)) + true_lb,
-        count * packed, map};
+    return datatype::Layout{datatype::offset_address(buffer, true_lb),
+                            count * packed, map};
   }
   std::size_t bytes(std::size_t count) const { return count * packed; }
 };

@@ -43,8 +43,11 @@ void call_user(const UserOp& op, MPI_Datatype type, std::int64_t extent,
     const std::size_t piece = std::min<std::size_t>(count, INT_MAX);
     int len = static_cast<int>(piece);
     op.function(in_bytes, inout_bytes, &len, &type);
-    in_bytes += static_cast<std::ptrdiff_t>(piece) * extent;
-    inout_bytes += static_cast<std::ptrdiff_t>(piece) * extent;
+    // On the integer address: the buffers may be MPI_BOTTOM.
+    in_bytes = datatype::offset_address(
+        in_bytes, static_cast<std::int64_t>(piece) * extent);
+    inout_bytes = datatype::offset_address(
+        inout_bytes, static_cast<std::int64_t>(piece) * extent);
     count -= piece;
   } while (count > 0);
 }
@@ -239,8 +242,8 @@ int reduce_local(const void* inbuf, void* inoutbuf, MPI_Count count,
     // The program's buffers are already in the layout its function expects.
     call_user(*checked.user, datatype, type.extent, inbuf, inoutbuf, n);
   } else if (type.map == nullptr) {
-    apply_op(checked, type, static_cast<const std::byte*>(inbuf) + type.true_lb,
-             static_cast<std::byte*>(inoutbuf) + type.true_lb, n);
+    apply_op(checked, type, datatype::offset_address(inbuf, type.true_lb),
+             datatype::offset_address(inoutbuf, type.true_lb), n);
   } else {
     apply_predefined_to_user(checked, type, inbuf, inoutbuf, n);
   }
