@@ -91,7 +91,7 @@ int check_data(Comm* c, const void* buffer, MPI_Count count, MPI_Datatype type,
   if (int rc = check_datatype(c, type, arg, function); rc != MPI_SUCCESS) {
     return rc;
   }
-  return check_buffer(c, buffer, count, function);
+  return check_buffer(c, buffer, count, *arg, function);
 }
 
 int check_counts(Comm* c, CountArray counts, int n, const char* what,
@@ -260,12 +260,14 @@ int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
                 algo::kBulk);
   }
   if (sendbuf != MPI_IN_PLACE) {
-    if (int rc = check_buffer(c, sendbuf, count, fn); rc != MPI_SUCCESS) {
+    if (int rc = check_buffer(c, sendbuf, count, *type, fn);
+        rc != MPI_SUCCESS) {
       return rc;
     }
   }
   if (needs_recvbuf) {
-    if (int rc = check_buffer(c, recvbuf, count, fn); rc != MPI_SUCCESS) {
+    if (int rc = check_buffer(c, recvbuf, count, *type, fn);
+        rc != MPI_SUCCESS) {
       return rc;
     }
   }
@@ -668,8 +670,9 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, const Call& call) {
           rc != MPI_SUCCESS) {
         return rc;
       }
-      if (counts[j] > 0 && buf == nullptr) {
-        return check_buffer(c, buf, counts[j], call.fn);
+      if (int rc = check_buffer(c, buf, counts[j], t, call.fn);
+          rc != MPI_SUCCESS) {
+        return rc;
       }
       (is_send ? sends : recvs)[static_cast<std::size_t>(j)] =
           a.byte_displs ? at_bytes(t, buf, displs[j], counts[j])
@@ -859,13 +862,14 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, CountArray recvcounts,
     return rc;
   }
   if (sendbuf != MPI_IN_PLACE) {
-    if (int rc =
-            check_buffer(c, sendbuf, static_cast<MPI_Count>(total), call.fn);
+    if (int rc = check_buffer(c, sendbuf, static_cast<MPI_Count>(total), type,
+                              call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
   }
-  if (int rc = check_buffer(c, recvbuf, static_cast<MPI_Count>(mine), call.fn);
+  if (int rc =
+          check_buffer(c, recvbuf, static_cast<MPI_Count>(mine), type, call.fn);
       rc != MPI_SUCCESS) {
     return rc;
   }

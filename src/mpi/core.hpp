@@ -173,9 +173,6 @@ inline int check_count(Comm* comm, MPI_Count count,
                        const char* function) noexcept;
 int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
                const char* function) noexcept;
-inline int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
-                        const char* function) noexcept;
-
 // A checked datatype argument: what protocols, collectives and reductions
 // need to know about a predefined or derived datatype. Data travels in its
 // packed form: `packed` bytes per element, a predefined element taking its
@@ -204,6 +201,11 @@ struct TypeArg {
 // null, invalid, or not committed handle).
 inline int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
                           const char* function) noexcept;
+// MPI_ERR_BUFFER for a null buffer with a non-zero count of a predefined
+// datatype, which points at no data. A derived datatype may hold absolute
+// addresses (MPI_Get_address) and take MPI_BOTTOM, which is NULL.
+inline int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
+                        const TypeArg& type, const char* function) noexcept;
 // A nonblocking operation keeps the datatypes it uses alive (MPI allows
 // freeing them while it runs); no-ops for predefined types.
 void retain_type(const TypeArg& type) noexcept;
@@ -287,9 +289,12 @@ inline int check_count(Comm* comm, MPI_Count count,
 }
 
 inline int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
-                        const char* function) noexcept {
+                        const TypeArg& type, const char* function) noexcept {
   if (buffer == nullptr && count > 0) [[unlikely]] {
-    return detail::bad_buffer(comm, count, function);
+    // Only here, off the fast path: is it MPI_BOTTOM with a derived type?
+    if (find_type(type.handle) != nullptr) {
+      return detail::bad_buffer(comm, count, function);
+    }
   }
   return MPI_SUCCESS;
 }

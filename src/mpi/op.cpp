@@ -230,10 +230,11 @@ int reduce_local(const void* inbuf, void* inoutbuf, MPI_Count count,
     return fail_static(nullptr, MPI_ERR_BUFFER, name,
                        "MPI_IN_PLACE is not allowed here");
   }
-  if (int rc = check_buffer(nullptr, inbuf, count, name); rc != MPI_SUCCESS) {
+  if (int rc = check_buffer(nullptr, inbuf, count, type, name);
+      rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_buffer(nullptr, inoutbuf, count, name);
+  if (int rc = check_buffer(nullptr, inoutbuf, count, type, name);
       rc != MPI_SUCCESS) {
     return rc;
   }

@@ -43,7 +43,7 @@ namespace detail {
       rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_buffer(op->comm, buf, count, function);
+  if (int rc = check_buffer(op->comm, buf, count, arg, function);
       rc != MPI_SUCCESS) {
     return rc;
   }

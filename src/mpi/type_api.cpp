@@ -1012,8 +1012,12 @@ int pack_impl(const void* inbuf, C incount, MPI_Datatype type, void* outbuf,
                 static_cast<long long>(*position),
                 static_cast<long long>(outsize));
   }
-  if (bytes != 0 && (inbuf == nullptr || outbuf == nullptr)) {
+  if (bytes != 0 && outbuf == nullptr) {
     return fail(c, MPI_ERR_BUFFER, function, "NULL buffer");
+  }
+  if (int rc = check_buffer(c, inbuf, incount, arg, function);
+      rc != MPI_SUCCESS) {
+    return rc;
   }
   datatype::pack(arg.layout(inbuf, static_cast<std::size_t>(incount)), 0,
                  static_cast<std::byte*>(outbuf) + *position, bytes);
@@ -1052,8 +1056,12 @@ int unpack_impl(const void* inbuf, C insize, C* position, void* outbuf,
                 bytes, static_cast<long long>(*position),
                 static_cast<long long>(insize));
   }
-  if (bytes != 0 && (inbuf == nullptr || outbuf == nullptr)) {
+  if (bytes != 0 && inbuf == nullptr) {
     return fail(c, MPI_ERR_BUFFER, function, "NULL buffer");
+  }
+  if (int rc = check_buffer(c, outbuf, outcount, arg, function);
+      rc != MPI_SUCCESS) {
+    return rc;
   }
   datatype::unpack(arg.layout(outbuf, static_cast<std::size_t>(outcount)), 0,
                    static_cast<const std::byte*>(inbuf) + *position, bytes);
