@@ -8,6 +8,23 @@
 // barrier only after the others tried, so theirs cannot have completed.
 #include "mpitest.h"
 
+// The ranks but 0 say they have tried their misuse; rank 0 hears all of
+// them and returns true: its turn to join the operation.
+static int others_tried(void) {
+  if (mt_size() == 1) {
+    return 0;
+  }
+  if (mt_rank() != 0) {
+    MT_CHECK_MPI(MPI_Send(NULL, 0, MPI_INT, 0, 0, MPI_COMM_WORLD));
+    return 0;
+  }
+  for (int from = 1; from < mt_size(); ++from) {
+    MT_CHECK_MPI(
+        MPI_Recv(NULL, 0, MPI_INT, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  }
+  return 1;
+}
+
 // An MPI_Ibarrier, or a start of the persistent barrier *req.
 static void begin(int persistent, MPI_Request* req) {
   if (persistent) {
@@ -40,15 +57,8 @@ static void misuse(int persistent) {
     }
     MT_EXPECT_CLASS(0, MPI_Cancel(&req), MPI_ERR_REQUEST,
                     "MPI_Cancel(running barrier)");
-    if (size > 1) {
-      MT_CHECK_MPI(MPI_Send(NULL, 0, MPI_INT, 0, 0, MPI_COMM_WORLD));
-    }
   }
-  if (rank == 0 && size > 1) {
-    for (int from = 1; from < size; ++from) {
-      MT_CHECK_MPI(MPI_Recv(NULL, 0, MPI_INT, from, 0, MPI_COMM_WORLD,
-                            MPI_STATUS_IGNORE));
-    }
+  if (others_tried()) {
     begin(persistent, &req);
   }
   // Complete (at 1 rank, at once): the free is legal now.
@@ -80,15 +90,8 @@ static void misuse_idup(void) {
                       "MPI_Request_free(running idup)");
       MT_CHECK(req != MPI_REQUEST_NULL, "the refused free cleared the handle");
     }
-    if (size > 1) {
-      MT_CHECK_MPI(MPI_Send(NULL, 0, MPI_INT, 0, 0, MPI_COMM_WORLD));
-    }
   }
-  if (rank == 0 && size > 1) {
-    for (int from = 1; from < size; ++from) {
-      MT_CHECK_MPI(MPI_Recv(NULL, 0, MPI_INT, from, 0, MPI_COMM_WORLD,
-                            MPI_STATUS_IGNORE));
-    }
+  if (others_tried()) {
     MT_CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &dup, &req));
   }
   MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
