@@ -608,6 +608,10 @@ render() {
     [[ -n $v ]] && echo "| one cache line, one way | $(printf '%.1f' "$v") ns |"
     v=$(value floor floor flag_ack_oneway)
     [[ -n $v ]] && echo "| flag + ack lines, one way | $(printf '%.1f' "$v") ns |"
+    v=$(value floor floor barrier_two_lines)
+    [[ -n $v ]] && echo "| two-process barrier, a line each | $(printf '%.1f' "$v") ns |"
+    v=$(value floor floor barrier_one_line)
+    [[ -n $v ]] && echo "| two-process barrier, one shared line | $(printf '%.1f' "$v") ns |"
     for b in 65536 1048576 4194304 268435456; do
       v=$(value floor floor "memcpy $b")
       [[ -n $v ]] && echo "| memcpy $(size_label "$b") | $(printf '%.1f' "$v") GB/s |"

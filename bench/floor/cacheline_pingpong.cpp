@@ -5,6 +5,8 @@
 // machine-readable lines, medians over timing batches:
 //   floor cacheline_oneway ns=58.1 ...     one line, both sides write it
 //   floor flag_ack_oneway ns=116.0 ...     two lines, each written by one side
+//   floor barrier_two_lines ns=... ...     a two-process barrier: each side's
+//   floor barrier_one_line ns=... ...      word on its own line, or both in one
 //   floor memcpy bytes=65536 gbps=41.0 ... bytes copied per second / 1e9
 #include <sched.h>
 #include <sys/mman.h>
@@ -117,6 +119,32 @@ void flag_ack_responder(const std::atomic<std::uint64_t>& flag,
   }
 }
 
+// Two processes meet in a barrier: each raises its own word to the
+// barrier's number, then waits until the other's word has it too. The
+// words on two lines (each written by one side, as in per-member slots) or
+// in one line (as in the collectives' small lane). Gives up once `stop`
+// reaches `phase` (the initiator passes no stop).
+inline bool meet(std::atomic<std::uint64_t>& mine,
+                 const std::atomic<std::uint64_t>& theirs, std::uint64_t n,
+                 const std::atomic<std::uint64_t>* stop, std::uint64_t phase) {
+  // Release / acquire: each side's earlier writes reach the other.
+  mine.store(n, std::memory_order_release);
+  while (theirs.load(std::memory_order_acquire) < n) {
+    if (stop != nullptr && stop->load(std::memory_order_relaxed) >= phase) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void barrier_responder(std::atomic<std::uint64_t>& mine,
+                       const std::atomic<std::uint64_t>& theirs,
+                       const std::atomic<std::uint64_t>& stop,
+                       std::uint64_t phase) {
+  for (std::uint64_t n = 1; meet(mine, theirs, n, &stop, phase); ++n) {
+  }
+}
+
 void print_stats(const char* name, const std::vector<double>& ns,
                  long round_trips) {
   const Stats s = summarize(ns);
@@ -143,6 +171,14 @@ bool run_pingpong(const Options& opt) {
   auto* flag = new (base + kLineStride) std::atomic<std::uint64_t>(0);
   auto* ack = new (base + 2 * kLineStride) std::atomic<std::uint64_t>(0);
   auto* stop = new (base + 3 * kLineStride) std::atomic<std::uint64_t>(0);
+  // Barrier words: [0] the initiator's, [1] the responder's.
+  std::atomic<std::uint64_t>* apart[2] = {
+      new (base + 4 * kLineStride) std::atomic<std::uint64_t>(0),
+      new (base + 5 * kLineStride) std::atomic<std::uint64_t>(0)};
+  std::atomic<std::uint64_t>* together[2] = {
+      new (base + 6 * kLineStride) std::atomic<std::uint64_t>(0),
+      new (base + 6 * kLineStride + sizeof(std::uint64_t))
+          std::atomic<std::uint64_t>(0)};
 
   const auto batches = static_cast<std::uint64_t>(opt.batches);
   const auto trips = static_cast<std::uint64_t>(opt.round_trips);
@@ -163,6 +199,8 @@ bool run_pingpong(const Options& opt) {
     }
     one_line_responder(*one, *stop);
     flag_ack_responder(*flag, *ack, *stop);
+    barrier_responder(*apart[1], *apart[0], *stop, 3);
+    barrier_responder(*together[1], *together[0], *stop, 4);
     _exit(0);
   }
   if (!pin_to_core(opt.core_a)) {
@@ -220,7 +258,38 @@ bool run_pingpong(const Options& opt) {
     }
   }
   stop->store(2, std::memory_order_relaxed);
-  if (truncated || truncated_one) {
+  const bool truncated_pair = truncated;
+
+  // Barriers, words apart then together; the time of one barrier.
+  std::vector<double> barrier_ns[2];
+  bool truncated_barrier = false;
+  for (int layout = 0; layout < 2; ++layout) {
+    std::atomic<std::uint64_t>** words = layout == 0 ? apart : together;
+    std::uint64_t n = 1;
+    truncated = false;
+    deadline = Clock::now() + phase_budget / 2;
+    for (std::uint64_t b = 0; b <= batches && !truncated; ++b) {
+      const auto t0 = Clock::now();
+      std::uint64_t i = 0;
+      for (; i < trips; ++i, ++n) {
+        meet(*words[0], *words[1], n, nullptr, 0);
+        if (i % kCheckEvery == kCheckEvery - 1 && Clock::now() > deadline) {
+          truncated = true;
+          ++i;
+          ++n;
+          break;
+        }
+      }
+      if (b > 0 || truncated) {
+        barrier_ns[layout].push_back(seconds_since(t0) * 1e9 /
+                                     static_cast<double>(i));
+      }
+    }
+    truncated_barrier |= truncated;
+    stop->store(static_cast<std::uint64_t>(3 + layout),
+                std::memory_order_relaxed);
+  }
+  if (truncated_barrier || truncated_one || truncated_pair) {
     std::printf("# floor: time limit reached, fewer batches than asked\n");
   }
 
@@ -234,6 +303,8 @@ bool run_pingpong(const Options& opt) {
   }
   print_stats("cacheline_oneway", one_ns, opt.round_trips);
   print_stats("flag_ack_oneway", pair_ns, opt.round_trips);
+  print_stats("barrier_two_lines", barrier_ns[0], opt.round_trips);
+  print_stats("barrier_one_line", barrier_ns[1], opt.round_trips);
   return true;
 }
 
