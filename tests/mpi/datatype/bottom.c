@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §5.1.5: "Absolute addresses can be substituted for these
-// displacements: we treat them as displacements relative to 'address zero',
-// the start of the address space. This initial address zero is indicated by
-// the constant MPI_BOTTOM. Thus, a datatype can specify the absolute address
-// of the entries in the communication buffer, in which case the buf argument
-// is passed the value MPI_BOTTOM." Every rank builds a struct type from the
+// MPI 4.0 section 5.1.5: a datatype's displacements may be absolute
+// addresses, taken relative to address zero, which a call names by passing
+// MPI_BOTTOM as the buffer. Every rank builds a struct type from the
 // MPI_Get_address of a C struct's members and of a separate static array,
 // and uses it with MPI_BOTTOM in MPI_Send/MPI_Recv, MPI_Isend/MPI_Irecv,
 // MPI_Sendrecv, MPI_Bcast, MPI_Pack and MPI_Unpack; an all-int one is
-// MPI_Gather's send side into the root's plain MPI_INT array.
+// MPI_Gather's send side into the root's plain MPI_INT array, and one int
+// type per peer is MPI_Alltoallw's send side.
 #include "mpitest.h"
 
 struct Record {
@@ -169,6 +167,37 @@ int main(int argc, char** argv) {
           "MPI_Gather: rank %d's block is %d %d %d %d", r, got[0], got[1],
           got[2], got[3]);
     }
+  }
+
+  // MPI_Alltoallw from MPI_BOTTOM: to rank j, one int at the absolute
+  // address of outgoing[j] (an hindexed type each, zero displacements).
+  int outgoing[8];
+  int incoming[8];
+  int counts[8];
+  int zero_displs[8];
+  int byte_displs[8];
+  MPI_Datatype to[8];
+  MPI_Datatype from[8];
+  for (int j = 0; j < size; ++j) {
+    outgoing[j] = rank * 100 + j;
+    incoming[j] = -1;
+    MPI_Aint address;
+    MT_CHECK_MPI(MPI_Get_address(&outgoing[j], &address));
+    const int one = 1;
+    MT_CHECK_MPI(MPI_Type_create_hindexed(1, &one, &address, MPI_INT, &to[j]));
+    MT_CHECK_MPI(MPI_Type_commit(&to[j]));
+    from[j] = MPI_INT;
+    counts[j] = 1;
+    zero_displs[j] = 0;
+    byte_displs[j] = j * (int)sizeof(int);
+  }
+  MT_CHECK_MPI(MPI_Alltoallw(MPI_BOTTOM, counts, zero_displs, to, incoming,
+                             counts, byte_displs, from, MPI_COMM_WORLD));
+  for (int j = 0; j < size; ++j) {
+    MT_CHECK(incoming[j] == j * 100 + rank,
+             "MPI_Alltoallw: from rank %d got %d, want %d", j, incoming[j],
+             j * 100 + rank);
+    MT_CHECK_MPI(MPI_Type_free(&to[j]));
   }
 
   MT_CHECK_MPI(MPI_Type_free(&ints));
