@@ -196,14 +196,13 @@ int init_persistent(Comm* c, std::function<coll::Task()> make_task, Holds holds,
   auto persistent =
       std::make_shared<Persistent>(c, std::move(make_task), std::move(holds));
   persistent->holds.retain();  // released by ~Persistent
-  r->persistent_coll = std::move(persistent);
+  r->owned = std::move(persistent);
   *call.request = to_handle(r);
   return MPI_SUCCESS;
 }
 
 void start_persistent(p2p::Request& request) {
-  const auto& p =
-      *static_cast<const Persistent*>(request.persistent_coll.get());
+  const auto& p = *static_cast<const Persistent*>(request.owned.get());
   enqueue(p.comm, &request, p.make_task(), p.holds);
 }
 

@@ -116,13 +116,11 @@ struct Request {
   std::uint64_t part_channel = 0;  // segment offset of the channel record
   std::uint32_t part_sender_slot = 0;
   std::atomic<bool> part_matched{false};
-  // The partitioned module's state; its deleter releases the channel.
-  std::shared_ptr<void> part;
-
-  // A persistent collective's arguments, which every MPI_Start runs again
-  // (the MPI layer's collective driver; its deleter releases the datatypes
-  // and operation they hold). Null for every other request.
-  std::shared_ptr<void> persistent_coll;
+  // State owned by the module that runs this kind of request, released by
+  // its deleter: the partitioned module's side (kPartSend, kPartRecv; it
+  // releases the channel) or a persistent collective's arguments
+  // (kCollective; the datatypes and operation they hold). Null otherwise.
+  std::shared_ptr<void> owned;
 
   Status* status_out() { return &status; }
 };

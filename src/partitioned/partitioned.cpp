@@ -94,10 +94,10 @@ struct RecvSide {
 };
 
 SendSide& send_side(const p2p::Request& request) {
-  return *static_cast<SendSide*>(request.part.get());
+  return *static_cast<SendSide*>(request.owned.get());
 }
 RecvSide& recv_side(const p2p::Request& request) {
-  return *static_cast<RecvSide*>(request.part.get());
+  return *static_cast<RecvSide*>(request.owned.get());
 }
 
 // ------------------------------------------------------------- receiver
@@ -353,7 +353,7 @@ Result<void> psend_init(p2p::Request& request, std::uint32_t partitions) {
                                 request.context_id, request.my_rank,
                                 request.tag, segment.offset_of(record));
   }
-  request.part = std::move(side);
+  request.owned = std::move(side);
   return {};
 }
 
@@ -362,7 +362,7 @@ Result<void> precv_init(p2p::Request& request, std::uint32_t partitions) {
   side->partitions = partitions;
   side->partition_bytes = request.layout.bytes / partitions;
   side->proc_null = request.peer == kProcNull;
-  request.part = std::move(side);
+  request.owned = std::move(side);
   if (request.peer != kProcNull) {
     g_engine->post_part_recv(request);
   }
@@ -618,8 +618,9 @@ Result<bool> parrived(p2p::Request& request, std::int64_t partition) {
 }
 
 void release(p2p::Request& request) {
-  if (!request.part) {
-    return;
+  if (!request.owned || (request.kind != p2p::RequestKind::kPartSend &&
+                         request.kind != p2p::RequestKind::kPartRecv)) {
+    return;  // not partitioned, or never set up
   }
   if (request.kind == p2p::RequestKind::kPartSend) {
     SendSide& side = send_side(request);
@@ -643,7 +644,7 @@ void release(p2p::Request& request) {
     if (!side.proc_null &&
         !request.part_matched.load(std::memory_order_acquire) &&
         g_engine->remove_part_recv(request)) {
-      request.part.reset();
+      request.owned.reset();
       return;  // never matched: nothing shared to let go of
     }
     // Acquire (in remove_part_recv's lock or above): matched, so
@@ -652,7 +653,7 @@ void release(p2p::Request& request) {
       release_channel(request.part_channel);
     }
   }
-  request.part.reset();
+  request.owned.reset();
 }
 
 }  // namespace shmpi::partitioned
