@@ -29,8 +29,7 @@ std::size_t round_bytes(std::size_t total) {
 // one). The choice depends only on the communicator, so every member makes
 // the same one.
 std::size_t bcast_round_bytes(const Comm& c, std::size_t total) {
-  if (total <= kBulk / 2 ||
-      static_cast<unsigned>(c.size) > mpi::state().engine->config().cpus) {
+  if (total <= kBulk / 2 || !core_per_member(c)) {
     return round_bytes(total);
   }
   return total > 2 * kBulk ? kBulk : (total / 2 + 63) & ~std::size_t{63};
@@ -147,7 +146,7 @@ std::uint64_t largest_block(const std::vector<Layout>& blocks) {
 // writable().
 void publish_share(Comm& c, const Layout& send, std::size_t at,
                    std::size_t bytes) {
-  if (bytes <= kSmall && small_lane(c)) {
+  if (bytes <= kSmall && core_per_member(c)) {
     datatype::pack(send, at, write_small(c), bytes);
     publish_small(c);
     return;

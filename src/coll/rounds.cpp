@@ -172,7 +172,7 @@ void publish(Comm& comm, bool others_wait_on_me) {
   wake_after(comm, next, others_wait_on_me);
 }
 
-bool small_lane(const Comm& comm) {
+bool core_per_member(const Comm& comm) {
   return static_cast<unsigned>(comm.size) <= mpi::state().engine->config().cpus;
 }
 
@@ -191,7 +191,7 @@ void publish_small(Comm& comm) {
 }
 
 void arrive(Comm& comm) {
-  if (small_lane(comm)) {
+  if (core_per_member(comm)) {
     // The entry's value is left alone: a slow reader of the round two
     // before may still be reading it.
     publish_small(comm);

@@ -50,19 +50,21 @@ void publish(Comm& comm, bool others_wait_on_me = false);
 // The small lane (scratch/comm_block.hpp, arrival entries): rounds in
 // which every member writes at most kSmall bytes and waits for everyone,
 // published in a line shared by up to four members instead of each in its
-// own slot. Used when the communicator has no more members than cores:
-// with more, the shared line made 4-rank barriers 10-20% slower. Every
-// member decides alike (it depends on the communicator and the round's
-// size only): in a round this member published in the small lane,
-// data_of() reads every member's entry. Waits accept either place.
+// own slot. Used when core_per_member(): with more members than cores,
+// the shared line made 4-rank barriers 10-20% slower. Every member decides
+// alike (it depends on the communicator and the round's size only): in a
+// round this member published in the small lane, data_of() reads every
+// member's entry. Waits accept either place.
 inline constexpr std::size_t kSmall = scratch::ArrivalEntry::kBytes;
-bool small_lane(const Comm& comm);
+// True when the communicator has no more members than the machine has
+// CPUs: the same answer on every member, so algorithms may choose by it.
+bool core_per_member(const Comm& comm);
 // Where this member writes its kSmall bytes for the next round (after
 // writable()), and the publish of that round.
 std::byte* write_small(Comm& comm);
 void publish_small(Comm& comm);
 // Publishes the next round as a barrier round: no data, everyone waits for
-// everyone. The small lane when small_lane(), else the slot. Members that
+// everyone. The small lane when core_per_member(), else the slot. Members that
 // only read in a rooted round (a broadcast's readers) use their slot: there
 // the shared line would travel to them and back to the root on every call
 // (measured: 8-byte broadcasts 10-40% slower at two ranks).

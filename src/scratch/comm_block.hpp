@@ -5,7 +5,7 @@
 // and released n into its round word". Readers acquire the round word and
 // then read the slot. A member reuses a slot only once every member has
 // published a round that says it finished reading the slot's last use
-// (coll/rounds.hpp: writable; docs/design.md#scratch-blocks). Rounds where
+// (coll/rounds.hpp: writable; docs/design.md#collectives). Rounds where
 // everyone reads everyone need two slots; more let a member that only
 // writes (a broadcast's root, a reduction's non-roots) run ahead of slow
 // readers, which is what ranks sharing cores need.
@@ -112,7 +112,7 @@ struct CommBlock {
   // and of tiny reductions are published there instead of in the slot, so
   // that waiting for everyone reads one line pair per four members, and at
   // two members such a round moves one line between the cores instead of
-  // two (docs/design.md#scratch-blocks).
+  // two (docs/design.md#collectives).
   MemberSlot& slot(std::uint32_t member, std::uint64_t round) {
     auto* first = reinterpret_cast<MemberSlot*>(this + 1);
     return first[static_cast<std::size_t>(member) * kSlotsPerMember +
