@@ -139,18 +139,24 @@ p2p::Request* collective_request(Comm* c, const Call& call, int* rc) {
     *rc = fail(c, MPI_ERR_ARG, call.fn, "request is NULL");
     return nullptr;
   }
-  p2p::Request* r = new_request(c, call.fn);
+  p2p::Request* r = new_collective_request(c, call.fn);
   if (r == nullptr) {
     *rc = MPI_ERR_NO_MEM;
-    return nullptr;
   }
-  r->kind = p2p::RequestKind::kCollective;
-  r->peer = MPI_PROC_NULL;
-  r->comm = c;
   return r;
 }
 
 }  // namespace
+
+p2p::Request* new_collective_request(Comm* c, const char* function) {
+  p2p::Request* r = new_request(c, function);
+  if (r != nullptr) {
+    r->kind = p2p::RequestKind::kCollective;
+    r->peer = MPI_PROC_NULL;
+    r->comm = c;
+  }
+  return r;
+}
 
 int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
   if (call.is_blocking()) {

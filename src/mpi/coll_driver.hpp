@@ -66,6 +66,11 @@ struct Call {
 // *_now) may run. Returns an MPI error code (raised on `c`).
 int enter_blocking(Comm* c, const char* function);
 
+// A new request for a nonblocking collective (or MPI_Comm_idup) on `c`:
+// MPI_Cancel and an early MPI_Request_free refuse it, and only its driver
+// completes it. nullptr when handles ran out.
+p2p::Request* new_collective_request(Comm* c, const char* function);
+
 // Runs `task` on `c` as a blocking or nonblocking `call` asks: to the end
 // now, or as a nonblocking request stored in *call.request. Returns an MPI
 // error code (raised on `c`; a nonblocking call without a request is

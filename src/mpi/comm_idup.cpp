@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "coll/rounds.hpp"
+#include "mpi/coll_driver.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/p2p_common.hpp"
 
@@ -87,15 +88,12 @@ struct IdupTask {
 
 int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
                 MPI_Request* request, const char* function) {
-  p2p::Request* r = new_request(parent, function);
+  // A collective's request: MPI_Cancel, and MPI_Request_free before
+  // completion, are refused (the task below still writes to it).
+  p2p::Request* r = new_collective_request(parent, function);
   if (r == nullptr) {
     return MPI_ERR_NO_MEM;
   }
-  // A nonblocking collective's request: MPI_Cancel, and MPI_Request_free
-  // before completion, are refused (the task below still writes to it).
-  r->kind = p2p::RequestKind::kCollective;
-  r->peer = MPI_PROC_NULL;
-  r->comm = parent;
   *request = to_handle(r);
   if (parent->is_inter) {
     // Intercommunicator dup needs the remote group's leader: done in the
