@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "coll/numa.hpp"
 #include "coll/rounds.hpp"
 #include "p2p/engine.hpp"
 
@@ -639,6 +640,32 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
   publish_share(c, send, 0, bytes);
   wait_all_arrived(c);
   fold(c, op, unit.type, 0, c.size - 1, 0, unit.count, recv.base);
+  return true;
+}
+
+bool allreduce_small_now(Comm& c, const void* send, void* recv,
+                         std::size_t bytes, std::size_t count,
+                         datatype::ReduceFn reduce) {
+  // Acquire: as wait_pending(): a nonblocking collective finished by
+  // another thread is seen whole.
+  if (c.size < 2 || c.shared == nullptr || c.shared->block == nullptr ||
+      c.shared->pending.load(std::memory_order_acquire) != 0 ||
+      !core_per_member(c) || spans_numa_nodes(c)) {
+    return false;
+  }
+  if (!writable_now(c)) {
+    wait_for([&c] { return writable_now(c); });
+  }
+  std::memcpy(write_small(c), send, bytes);
+  publish_small(c);
+  wait_all_arrived(c);
+  // fold()'s order: the last member's value, then each lower member's
+  // folded in from the left.
+  const int last = c.size - 1;
+  std::memcpy(recv, data_of(c, last), bytes);
+  for (int m = last - 1; m >= 0; --m) {
+    reduce(data_of(c, m), recv, count);
+  }
   return true;
 }
 

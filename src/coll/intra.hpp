@@ -13,6 +13,7 @@
 
 #include "coll/task.hpp"
 #include "datatype/pack.hpp"
+#include "datatype/reduce_ops.hpp"
 #include "mpi/core.hpp"
 
 namespace shmpi::coll {
@@ -67,6 +68,15 @@ bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
                 int root);
 bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
                    const TypeArg& type, const OpArg& op, std::size_t count);
+// MPI_Allreduce of `count` elements of one predefined type (`bytes` in
+// all, 0 < bytes <= kSmall) with a predefined operation's `reduce`, on a
+// communicator with a core per member: one round in the small lane, folded
+// as allreduce() folds, straight into `recv` (`send` == `recv`: in place).
+// Checks its own conditions (attached block, nothing pending, no NUMA
+// hierarchy); false, having done nothing, when they do not hold.
+bool allreduce_small_now(Comm& c, const void* send, void* recv,
+                         std::size_t bytes, std::size_t count,
+                         datatype::ReduceFn reduce);
 // MPI_Alltoall of contiguous blocks of `block` bytes (send == recv: in
 // place), laid out as alltoallv's round.
 bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,

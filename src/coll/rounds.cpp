@@ -56,10 +56,17 @@ bool published(Comm& comm, int m, std::uint64_t r) {
   return member_slot(comm, m, r).round.load(std::memory_order_acquire) >= r ||
          arrival_entry(comm, m, r).round.load(std::memory_order_acquire) >= r;
 }
+// The same, looking at the arrival entry first: for rounds this member
+// published in the small lane, where the others did too.
+bool published_small(Comm& comm, int m, std::uint64_t r) {
+  return arrival_entry(comm, m, r).round.load(std::memory_order_acquire) >= r ||
+         member_slot(comm, m, r).round.load(std::memory_order_acquire) >= r;
+}
 
 // Wakes the members asleep on this block, if this member's publish of
 // round `r` may be what they wait for (see publish()).
-void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me) {
+void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me,
+                bool small = false) {
   // seq_cst fence: our round store is visible before we read the others'
   // rounds and sleeper counts. Two members publishing together both fence
   // first, so at least one sees the other and wakes; a waiter announces
@@ -69,7 +76,7 @@ void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me) {
   for (int m = 0; m < comm.size && !others_wait_on_me; ++m) {
     // Only decides whether to wake; a waiter that reads the round acquires
     // it itself.
-    if (!published(comm, m, r)) {
+    if (!(small ? published_small(comm, m, r) : published(comm, m, r))) {
       return;  // m is still to come: its publish wakes
     }
   }
@@ -187,7 +194,7 @@ void publish_small(Comm& comm) {
   // round number.
   arrival_entry(comm, comm.rank, next)
       .round.store(next, std::memory_order_release);
-  wake_after(comm, next, false);
+  wake_after(comm, next, false, true);
 }
 
 void arrive(Comm& comm) {
@@ -205,13 +212,21 @@ bool arrived(Comm& comm, int m) {
 }
 
 bool AllArrived::operator()() {
-  while (next < comm->size && arrived(*comm, next)) {
-    ++next;
+  mpi::detail::CommShared& shared = *comm->shared;
+  const std::uint64_t round = shared.round;
+  if (shared.small_round == round) {
+    while (next < comm->size && published_small(*comm, next, round)) {
+      ++next;
+    }
+  } else {
+    while (next < comm->size && published(*comm, next, round)) {
+      ++next;
+    }
   }
   if (next < comm->size) {
     return false;
   }
-  comm->shared->all_seen = comm->shared->round;
+  shared.all_seen = round;
   return true;
 }
 

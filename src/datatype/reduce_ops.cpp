@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 #include "base/assert.hpp"
 #include "datatype/detail/element_types.hpp"
@@ -292,6 +293,14 @@ void reduce(OpKind op, const BasicType& type, const void* in, void* inout,
   const KernelFn kernel = kKernels[index_of(type.scalar)][index_of(op)];
   SHMPI_ASSERT(kernel != nullptr, "reduce: op not defined on this datatype");
   kernel(in, inout, count);
+}
+
+ReduceFn reduction_kernel(OpKind op, const BasicType& type) noexcept {
+  static_assert(std::is_same_v<ReduceFn, KernelFn>);
+  if (check_op_type(op, type) != MPI_SUCCESS) {
+    return nullptr;
+  }
+  return kKernels[index_of(type.scalar)][index_of(op)];
 }
 
 }  // namespace shmpi::datatype

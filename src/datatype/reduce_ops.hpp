@@ -60,4 +60,13 @@ inline constexpr int kOpCount = static_cast<int>(OpKind::kNoOp) + 1;
 void reduce(OpKind op, const BasicType& type, const void* in, void* inout,
             std::size_t count) noexcept;
 
+// inout[i] = in[i] op inout[i] for `count` elements of one predefined type.
+using ReduceFn = void (*)(const void* in, void* inout,
+                          std::size_t count) noexcept;
+// The function reduce() calls for `op` on `type`, or nullptr when
+// check_op_type() refuses the pair (REPLACE, NO_OP and kInvalid included):
+// the check and the dispatch in one look, for fast paths.
+[[nodiscard]] ReduceFn reduction_kernel(OpKind op,
+                                        const BasicType& type) noexcept;
+
 }  // namespace shmpi::datatype

@@ -338,12 +338,41 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
       Holds{{type}, oparg, true}, call);
 }
 
+// MPI_Allreduce's common small case: a blocking call on an
+// intracommunicator with at most algo::kSmall bytes of a predefined type,
+// a predefined operation defined on it and non-null buffers, so every
+// argument check passes by construction; true when done. Everything else,
+// every error included, takes the general path.
+bool allreduce_small(Comm* c, const void* sendbuf, void* recvbuf,
+                     MPI_Count count, MPI_Datatype datatype, MPI_Op op) {
+  const datatype::BasicType* basic = find_type(datatype);
+  if (basic == nullptr || count <= 0 ||
+      count > static_cast<MPI_Count>(algo::kSmall) || sendbuf == nullptr ||
+      recvbuf == nullptr || recvbuf == MPI_IN_PLACE) {
+    return false;
+  }
+  const auto n = static_cast<std::size_t>(count);
+  const std::size_t bytes = n * static_cast<std::size_t>(basic->extent);
+  const datatype::ReduceFn reduce = datatype::reduction_kernel(
+      datatype::op_from_handle(reinterpret_cast<std::uintptr_t>(op)), *basic);
+  if (bytes > algo::kSmall || reduce == nullptr) {
+    return false;
+  }
+  return algo::allreduce_small_now(*c,
+                                   sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+                                   recvbuf, bytes, n, reduce);
+}
+
 int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  const Call& call) {
   Comm* c = nullptr;
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
+  }
+  if (call.is_blocking() && !c->is_inter &&
+      allreduce_small(c, sendbuf, recvbuf, count, datatype, op)) {
+    return MPI_SUCCESS;
   }
   if (c->is_inter && sendbuf == MPI_IN_PLACE) {
     return check_in_place(c, sendbuf, call.fn);
