@@ -89,7 +89,7 @@ struct Pending {
 
 }  // namespace
 
-int enter_blocking(Comm* c, const char* function) {
+int enter_blocking_slow(Comm* c, const char* function) {
   wait_pending(*c);
   const char* why = "";
   if (int rc = attach_block(*c, true, &why); rc != MPI_SUCCESS) {

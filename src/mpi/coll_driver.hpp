@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "coll/task.hpp"
+#include "mpi/comm.hpp"
 #include "mpi/core.hpp"
 #include "p2p/request.hpp"
 
@@ -63,8 +64,21 @@ struct Call {
 
 // Blocking intracommunicator calls: waits for the nonblocking ones queued
 // before and attaches the block, so that a direct path (coll/intra.hpp,
-// *_now) may run. Returns an MPI error code (raised on `c`).
-int enter_blocking(Comm* c, const char* function);
+// *_now) may run. Returns an MPI error code (raised on `c`). The common
+// case (block attached, nothing queued) is checked inline: every blocking
+// collective passes here, and at two ranks each instruction before the
+// round's publish shows in the time of the call.
+int enter_blocking_slow(Comm* c, const char* function);
+inline int enter_blocking(Comm* c, const char* function) {
+  const detail::CommShared& shared = *c->shared;
+  // Acquire: as wait_pending(): a nonblocking collective finished by
+  // another thread is seen whole.
+  if (shared.block != nullptr &&
+      shared.pending.load(std::memory_order_acquire) == 0) [[likely]] {
+    return MPI_SUCCESS;
+  }
+  return enter_blocking_slow(c, function);
+}
 
 // A new request for a nonblocking collective (or MPI_Comm_idup) on `c`:
 // MPI_Cancel and an early MPI_Request_free refuse it, and only its driver
