@@ -26,6 +26,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "base/result.hpp"
@@ -230,6 +231,8 @@ class Engine {
   // to spare; use the rendezvous slot path.
   enum class ChunkPush { kPushed, kRingFull, kNoChunk, kNotEligible };
   ChunkPush try_push_chunk(Peer& peer, Request& request);
+  // A chunk of `peer`'s pool (shm_queues::take_chunk), taken round robin.
+  std::optional<std::uint32_t> take_chunk_from(Peer& peer, int keep_free);
   bool try_push(Peer& peer, Request& request);
   bool start_rendezvous(Request& request);
   bool publish_chunks(Request& request, bool wake = true);

@@ -126,6 +126,16 @@ bool Engine::try_push_rendezvous(Peer& p, Request& request) {
   return true;
 }
 
+std::optional<std::uint32_t> Engine::take_chunk_from(Peer& p, int keep_free) {
+  // Relaxed: a hint (Peer::chunk_cursor); the pool's CAS synchronises.
+  std::optional<std::uint32_t> id = shm_queues::take_chunk(
+      pool(p.slot), keep_free, p.chunk_cursor.load(std::memory_order_relaxed));
+  if (id) {
+    p.chunk_cursor.store(*id + 1, std::memory_order_relaxed);
+  }
+  return id;
+}
+
 Engine::ChunkPush Engine::try_push_chunk(Peer& p, Request& request) {
   const datatype::Layout& data = request.layout;
   if (request.mode == SendMode::kSynchronous ||
@@ -141,7 +151,7 @@ Engine::ChunkPush Engine::try_push_chunk(Peer& p, Request& request) {
   }
   // Not yet matched as far as we know: leave the receiver the share of its
   // pool that committed transfers need (as an unmatched rendezvous would).
-  auto id = shm_queues::take_chunk(pool(p.slot), keep_free_unmatched_);
+  auto id = take_chunk_from(p, keep_free_unmatched_);
   if (!id) {
     return ChunkPush::kNoChunk;
   }
@@ -332,6 +342,7 @@ bool Engine::publish_chunks(Request& request, bool wake) {
     return false;  // the receiver copies straight from our buffer
   }
   shm_queues::ChunkPoolShared& target = pool(request.peer_slot);
+  Peer& to = peer(request.peer_slot);
   const std::uint64_t chunk_bytes = s.chunk_bytes;
   // Acquire: pairs with the receiver's release of matched (and of the
   // destination fields with kMatchedDirect).
@@ -363,7 +374,7 @@ bool Engine::publish_chunks(Request& request, bool wake) {
       break;
     }
     const int keep_free = matched ? 0 : keep_free_unmatched_;
-    auto id = shm_queues::take_chunk(target, keep_free);
+    auto id = take_chunk_from(to, keep_free);
     if (!id) {
       const std::uint32_t me = config_.my_slot;
       // Register, then look again: either we see the chunk the receiver
@@ -371,7 +382,7 @@ bool Engine::publish_chunks(Request& request, bool wake) {
       target.want[me / 64].fetch_or(std::uint64_t{1} << (me % 64),
                                     std::memory_order_seq_cst);
       std::atomic_thread_fence(std::memory_order_seq_cst);
-      id = shm_queues::take_chunk(target, keep_free);
+      id = take_chunk_from(to, keep_free);
       if (!id) {
         // The receiver may hold our earlier messages in its chunks, parked
         // until matched, and be asleep: it spills them when it sees us.

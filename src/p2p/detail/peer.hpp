@@ -3,6 +3,7 @@
 // optional progress lock.
 #pragma once
 
+#include <atomic>
 #include <mutex>
 
 #include "p2p/engine.hpp"
@@ -18,6 +19,10 @@ struct Engine::Peer {
   Request* queue_tail = nullptr;
   bool active = false;
   bool in_queued_list = false;
+  // Where to look first in the peer's chunk pool: after the chunk we took
+  // last (shm_queues::take_chunk). A hint only; relaxed, since threads
+  // sending to the peer at once may race on it harmlessly.
+  std::atomic<std::uint32_t> chunk_cursor{0};
   std::mutex send_mutex;  // MPI_THREAD_MULTIPLE only: guards producer and queue
 };
 

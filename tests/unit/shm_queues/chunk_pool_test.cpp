@@ -94,6 +94,25 @@ TEST(ChunkPool, ReturnChunksFreesThem) {
   EXPECT_EQ(pool.shared.free_mask.load(), ~std::uint64_t{0});
 }
 
+// A sender that passes the chunk after its last one gets the pool round
+// robin: the first free chunk at or after `from`, wrapping past the end
+// (and past the unused high bits of a pool of fewer than 64 chunks).
+TEST(ChunkPool, TakesFromTheCursorRoundRobin) {
+  Pool pool(all_chunks_mask(8));
+  EXPECT_EQ(take_chunk(pool.shared, 0, 5), 5u);
+  EXPECT_EQ(take_chunk(pool.shared, 0, 6), 6u);
+  EXPECT_EQ(take_chunk(pool.shared, 0, 6), 7u);  // 6 is taken
+  EXPECT_EQ(take_chunk(pool.shared, 0, 8), 0u);  // past the end: wraps
+  return_chunks(pool.shared, std::uint64_t{1} << 5);
+  EXPECT_EQ(take_chunk(pool.shared, 0, 1), 1u);
+  EXPECT_EQ(take_chunk(pool.shared, 0, 63), 2u);  // 63 and 0 are not free
+  EXPECT_EQ(take_chunk(pool.shared, 0, 4), 4u);   // 3 and 5 stay free
+  EXPECT_EQ(take_chunk(pool.shared, 2, 4), std::nullopt);  // keep_free 2
+  EXPECT_EQ(take_chunk(pool.shared, 1, 4), 5u);
+  EXPECT_EQ(take_chunk(pool.shared, 0, 6), 3u);  // wraps round to 3
+  EXPECT_EQ(take_chunk(pool.shared, 0, 6), std::nullopt);
+}
+
 // Several senders take chunks, fill them and hand them to the owner, who
 // checks their contents and returns them in batches. No chunk is ever held
 // by two takers, and every chunk comes back.
