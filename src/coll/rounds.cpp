@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "coll/rounds.hpp"
 
+#include <bit>
 #include <cstdlib>
 
+#include "base/assert.hpp"
 #include "base/log.hpp"
 #include "p2p/engine.hpp"
 #include "segment/shared_heap.hpp"
@@ -40,6 +42,40 @@ scratch::ArrivalEntry& arrival_entry(Comm& comm, int m, std::uint64_t round) {
     find_words(comm);
   }
   return comm.shared->arrivals[2 * static_cast<std::size_t>(m) + (round & 1u)];
+}
+
+// Buffers in a member's bulk ring (scratch/comm_block.hpp). A deeper ring
+// lets a member that only writes (a broadcast's root, a reduction's
+// non-roots) run further ahead of its readers, and hands out the lines
+// they read longest ago, which no longer need taking back from their
+// caches line by line: a two-process model of a double copy streamed
+// 64 KiB chunks at 8 GB/s through 2 buffers used in turn, 11 GB/s through
+// 4 and 14 GB/s through 8. Bounded so that a communicator's buffers take
+// at most 16 MiB of the shared heap.
+std::uint32_t wanted_bulk_ring(const Comm& comm) {
+  if (comm.size <= 16) {
+    return scratch::kMaxBulkRing;
+  }
+  return comm.size <= 64 ? 4 : 2;
+}
+
+std::uint32_t ring_of(std::uint64_t bulk_word) {
+  return 1u << (bulk_word & scratch::kBulkRingBits);
+}
+
+// This member's bulk word. Relaxed: only this member writes its word
+// while the block is in use; a recycled block's word was written before
+// the block was handed out (the pool's release/acquire pair orders it).
+std::uint64_t own_bulk_word(Comm& comm) {
+  return bulk_words(comm)[static_cast<std::size_t>(comm.rank)].load(
+      std::memory_order_relaxed);
+}
+
+// The size of this member's bulk ring: the one its buffers have (a
+// recycled block keeps the last member's), else the one it will make.
+std::uint32_t bulk_ring(Comm& comm) {
+  const std::uint64_t word = own_bulk_word(comm);
+  return word == 0 ? wanted_bulk_ring(comm) : ring_of(word);
 }
 
 CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
@@ -129,6 +165,17 @@ bool writable_inline_now(Comm& comm) {
   return all_published(comm, round + 2 - scratch::kSlotsPerMember);
 }
 
+bool writable_bulk_now(Comm& comm) {
+  const std::uint64_t round = comm.shared->round;
+  const std::uint64_t ring = bulk_ring(comm);
+  // The next round's buffer last held round + 1 - ring; its readers are
+  // done once they have published the round after it.
+  if (round + 2 <= ring) {
+    return true;  // the buffer was never used: the round it held is <= 0
+  }
+  return all_published(comm, round + 2 - ring);
+}
+
 void wait_writable(Comm& comm) {
   mpi::state().engine->wait_until([&comm] { return writable_now(comm); });
 }
@@ -140,26 +187,28 @@ std::byte* write_area(Comm& comm, std::size_t bytes) {
     mine.where = 0;
     return mine.data;
   }
-  std::atomic<std::uint64_t>& word =
-      bulk_words(comm)[static_cast<std::size_t>(comm.rank)];
-  // Relaxed: only this member writes its word while the block is in use;
-  // a recycled block's word was written before the block was handed out
-  // (the pool's release/acquire pair orders it).
-  std::uint64_t offset = word.load(std::memory_order_relaxed);
-  if (offset == 0) {
-    void* memory = segment_of().heap().allocate(2 * kBulk);
+  std::uint64_t word = own_bulk_word(comm);
+  if (word == 0) {
+    const std::uint32_t ring = wanted_bulk_ring(comm);
+    void* memory = segment_of().heap().allocate(ring * kBulk);
     if (memory == nullptr) {
       base::log_error(
-          "shmpi: the shared heap is full: no room for a %zu-byte "
-          "collective buffer (too many communicators with large "
+          "shmpi: the shared heap is full: no room for %u collective "
+          "buffers of %zu bytes (too many communicators with large "
           "collectives?)",
-          2 * kBulk);
+          ring, kBulk);
       mpi::state().runtime->abort_job(1);
     }
-    offset = segment_of().offset_of(memory);
-    word.store(offset, std::memory_order_relaxed);
+    const std::uint64_t offset = segment_of().offset_of(memory);
+    SHMPI_ASSERT((offset & scratch::kBulkRingBits) == 0,
+                 "the heap aligns to 64 bytes");
+    word = offset | static_cast<std::uint64_t>(std::countr_zero(ring));
+    // Relaxed: see own_bulk_word().
+    bulk_words(comm)[static_cast<std::size_t>(comm.rank)].store(
+        word, std::memory_order_relaxed);
   }
-  mine.where = offset + (next & 1u) * kBulk;
+  mine.where =
+      (word & ~scratch::kBulkRingBits) + (next & (ring_of(word) - 1)) * kBulk;
   return segment_of().at<std::byte>(mine.where);
 }
 

@@ -95,12 +95,18 @@ const std::byte* data_of(Comm& comm, int m);
 inline constexpr std::size_t kInline = scratch::CollSlot::kInlineBytes;
 inline constexpr std::size_t kBulk = scratch::kBulkBytes;
 
+// The same for data that goes to a bulk buffer: the next round's buffer
+// of this member's ring was last used a ring's length of rounds before, so
+// a member that only writes may run up to ring - 1 rounds ahead.
+bool writable_bulk_now(Comm& comm);
+
 // Waits until this member may write `bytes` for the next round: the
 // inline rule when they fit a slot, else the bulk rule. For members that
 // only write in a pattern; rounds where everyone reads use writable().
 inline auto writable_for(Comm& comm, std::size_t bytes) {
   return until([&comm, bytes] {
-    return bytes <= kInline ? writable_inline_now(comm) : writable_now(comm);
+    return bytes <= kInline ? writable_inline_now(comm)
+                            : writable_bulk_now(comm);
   });
 }
 

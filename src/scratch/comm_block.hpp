@@ -98,14 +98,22 @@ static_assert(sizeof(ArrivalEntry) == 16 && alignof(ArrivalEntry) == 8);
 static_assert(kFalseSharingRange % (2 * sizeof(ArrivalEntry)) == 0,
               "a member's two entries share a line");
 
-// Bytes of one bulk buffer: a member has two (one per round parity), made on
-// its first collective round that does not fit inline.
+// Bytes of one bulk buffer. A member has a ring of 2 to kMaxBulkRing of
+// them (round n writes buffer n % ring), made on its first collective round
+// that does not fit inline (coll/rounds.cpp says how many).
 inline constexpr std::size_t kBulkBytes = 64 * 1024;
+inline constexpr std::uint32_t kMaxBulkRing = 8;
+static_assert(kMaxBulkRing <= kSlotsPerMember,
+              "a slot names its round's buffer until the slot is reused");
+// A member's bulk word: the offset of its ring of buffers (0: none yet),
+// which the heap aligns to 64 bytes, with log2 of the ring's size in the
+// low bits.
+inline constexpr std::uint64_t kBulkRingBits = 63;
 
 struct CommBlock {
   BlockHeader header;
   // MemberSlot members[capacity][kSlotsPerMember] follows, then one word
-  // per member: the offset of the member's two bulk buffers (0: none yet).
+  // per member: its bulk word (the offset of its bulk buffers; 0: none yet).
   // Bulk buffers stay with the block when it is recycled; the member in
   // that place reuses them. Last, from the next line pair, two arrival
   // entries per member (one per round parity), packed: rounds of a barrier

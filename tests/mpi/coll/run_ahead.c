@@ -13,7 +13,14 @@
 // waited for together).
 #include "mpitest.h"
 
-enum { kIters = 600, kRun = 12, kSmall = 6, kLarge = 40000, kWindow = 8 };
+enum {
+  kIters = 600,
+  kRun = 12,
+  kSmall = 6,
+  kLarge = 40000,
+  kWindow = 8,
+  kBulkRun = 10
+};
 
 static int value_of(int iter, int root, int k) {
   return iter * 131 + root * 17 + k * 7 + 1;
@@ -36,6 +43,7 @@ int main(int argc, char** argv) {
   const int nonblocking = strcmp(argv[1], "nonblocking") == 0;
   const long iters = mt_scale(kIters);
   int* large = mt_malloc(sizeof(int) * kLarge);
+  int* large_sum = mt_malloc(sizeof(int) * kLarge);
   int small[kSmall];
   int window[kWindow][kSmall];
 
@@ -118,6 +126,61 @@ int main(int argc, char** argv) {
       }
     }
 
+    // Every 4th iteration: runs of broadcasts and sums too large for a
+    // slot (three bulk rounds each), after a lag, so the writers run
+    // rounds ahead through their ring of bulk buffers while the readers
+    // still read older ones. Every element is checked.
+    if (iter % 4 == 2) {
+      maybe_lag(iter + 2, rank);
+      for (int j = 0; j < kBulkRun; ++j) {
+        const int i = (int)it * kBulkRun + j;
+        for (int k = 0; k < kLarge; ++k) {
+          large[k] = rank == root ? value_of(i, root, k) : -1;
+        }
+        if (nonblocking) {
+          MPI_Request request;
+          MT_CHECK_MPI(MPI_Ibcast(large, kLarge, MPI_INT, root, MPI_COMM_WORLD,
+                                  &request));
+          MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+        } else {
+          MT_CHECK_MPI(MPI_Bcast(large, kLarge, MPI_INT, root, MPI_COMM_WORLD));
+        }
+        for (int k = 0; k < kLarge; ++k) {
+          MT_CHECK(large[k] == value_of(i, root, k),
+                   "iteration %d: bulk bcast from %d: element %d is %d, "
+                   "want %d",
+                   i, root, k, large[k], value_of(i, root, k));
+        }
+      }
+      maybe_lag(iter + 3, rank);
+      for (int j = 0; j < kBulkRun; ++j) {
+        const int i = (int)it * kBulkRun + j;
+        for (int k = 0; k < kLarge; ++k) {
+          large[k] = value_of(i, rank, k);
+          large_sum[k] = -1;
+        }
+        if (nonblocking) {
+          MPI_Request request;
+          MT_CHECK_MPI(MPI_Ireduce(large, large_sum, kLarge, MPI_INT, MPI_SUM,
+                                   root, MPI_COMM_WORLD, &request));
+          MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+        } else {
+          MT_CHECK_MPI(MPI_Reduce(large, large_sum, kLarge, MPI_INT, MPI_SUM,
+                                  root, MPI_COMM_WORLD));
+        }
+        for (int k = 0; rank == root && k < kLarge; ++k) {
+          int want = 0;
+          for (int r = 0; r < size; ++r) {
+            want += value_of(i, r, k);
+          }
+          MT_CHECK(large_sum[k] == want,
+                   "iteration %d: bulk reduce at %d: element %d is %d, "
+                   "want %d",
+                   i, root, k, large_sum[k], want);
+        }
+      }
+    }
+
     // Now and then, rounds that reuse every slot and the bulk buffers.
     if (iter % 37 == 11) {
       for (int k = 0; k < kLarge; ++k) {
@@ -142,6 +205,7 @@ int main(int argc, char** argv) {
       MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     }
   }
+  free(large_sum);
   free(large);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) {
