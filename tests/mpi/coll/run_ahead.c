@@ -35,6 +35,65 @@ static void maybe_lag(int iter, int rank) {
   }
 }
 
+// A run of `calls` broadcasts of `n` ints from `root` (MPI_Bcast, or
+// MPI_Ibcast and MPI_Wait), call j of iteration `it` numbered
+// it * calls + j; every element checked on every rank.
+static void bcast_run(int* buf, int n, long it, int calls, int root,
+                      int nonblocking, const char* what) {
+  const int rank = mt_rank();
+  for (int j = 0; j < calls; ++j) {
+    const int i = (int)it * calls + j;
+    for (int k = 0; k < n; ++k) {
+      buf[k] = rank == root ? value_of(i, root, k) : -1;
+    }
+    if (nonblocking) {
+      MPI_Request request;
+      MT_CHECK_MPI(MPI_Ibcast(buf, n, MPI_INT, root, MPI_COMM_WORLD, &request));
+      MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    } else {
+      MT_CHECK_MPI(MPI_Bcast(buf, n, MPI_INT, root, MPI_COMM_WORLD));
+    }
+    for (int k = 0; k < n; ++k) {
+      MT_CHECK(buf[k] == value_of(i, root, k),
+               "iteration %d: %s from %d: element %d is %d, want %d", i, what,
+               root, k, buf[k], value_of(i, root, k));
+    }
+  }
+}
+
+// The same for sums of `n` ints at `root` (MPI_Reduce or MPI_Ireduce),
+// from `contribution` into `sum`, checked at the root.
+static void reduce_run(int* contribution, int* sum, int n, long it, int calls,
+                       int root, int nonblocking, const char* what) {
+  const int rank = mt_rank();
+  const int size = mt_size();
+  for (int j = 0; j < calls; ++j) {
+    const int i = (int)it * calls + j;
+    for (int k = 0; k < n; ++k) {
+      contribution[k] = value_of(i, rank, k);
+      sum[k] = -1;
+    }
+    if (nonblocking) {
+      MPI_Request request;
+      MT_CHECK_MPI(MPI_Ireduce(contribution, sum, n, MPI_INT, MPI_SUM, root,
+                               MPI_COMM_WORLD, &request));
+      MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    } else {
+      MT_CHECK_MPI(MPI_Reduce(contribution, sum, n, MPI_INT, MPI_SUM, root,
+                              MPI_COMM_WORLD));
+    }
+    for (int k = 0; rank == root && k < n; ++k) {
+      int want = 0;
+      for (int r = 0; r < size; ++r) {
+        want += value_of(i, r, k);
+      }
+      MT_CHECK(sum[k] == want,
+               "iteration %d: %s at %d: element %d is %d, want %d", i, what,
+               root, k, sum[k], want);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int rank = mt_rank();
@@ -45,6 +104,7 @@ int main(int argc, char** argv) {
   int* large = mt_malloc(sizeof(int) * kLarge);
   int* large_sum = mt_malloc(sizeof(int) * kLarge);
   int small[kSmall];
+  int small_sum[kSmall];
   int window[kWindow][kSmall];
 
   for (long it = 0; it < iters; ++it) {
@@ -53,58 +113,11 @@ int main(int argc, char** argv) {
         (iter / 5) % size;  // a few runs from one root, then another
     maybe_lag(iter, rank);
 
-    // A run of broadcasts of a few ints from the root.
-    for (int j = 0; j < kRun; ++j) {
-      const int i = (int)it * kRun + j;
-      for (int k = 0; k < kSmall; ++k) {
-        small[k] = rank == root ? value_of(i, root, k) : -1;
-      }
-      if (nonblocking) {
-        MPI_Request request;
-        MT_CHECK_MPI(
-            MPI_Ibcast(small, kSmall, MPI_INT, root, MPI_COMM_WORLD, &request));
-        MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
-      } else {
-        MT_CHECK_MPI(MPI_Bcast(small, kSmall, MPI_INT, root, MPI_COMM_WORLD));
-      }
-      for (int k = 0; k < kSmall; ++k) {
-        MT_CHECK(small[k] == value_of(i, root, k),
-                 "iteration %d: bcast from %d: element %d is %d, want %d", i,
-                 root, k, small[k], value_of(i, root, k));
-      }
-    }
-
-    // A run of sums of a few ints at the root.
+    // A run of broadcasts of a few ints from the root, then of sums of a
+    // few ints at the root.
+    bcast_run(small, kSmall, it, kRun, root, nonblocking, "bcast");
     maybe_lag(iter + 1, rank);
-    for (int j = 0; j < kRun; ++j) {
-      const int i = (int)it * kRun + j;
-      int contribution[kSmall];
-      int sum[kSmall];
-      for (int k = 0; k < kSmall; ++k) {
-        contribution[k] = value_of(i, rank, k);
-        sum[k] = -1;
-      }
-      if (nonblocking) {
-        MPI_Request request;
-        MT_CHECK_MPI(MPI_Ireduce(contribution, sum, kSmall, MPI_INT, MPI_SUM,
-                                 root, MPI_COMM_WORLD, &request));
-        MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
-      } else {
-        MT_CHECK_MPI(MPI_Reduce(contribution, sum, kSmall, MPI_INT, MPI_SUM,
-                                root, MPI_COMM_WORLD));
-      }
-      if (rank == root) {
-        for (int k = 0; k < kSmall; ++k) {
-          int want = 0;
-          for (int r = 0; r < size; ++r) {
-            want += value_of(i, r, k);
-          }
-          MT_CHECK(sum[k] == want,
-                   "iteration %d: reduce at %d: element %d is %d, want %d", i,
-                   root, k, sum[k], want);
-        }
-      }
-    }
+    reduce_run(small, small_sum, kSmall, it, kRun, root, nonblocking, "reduce");
 
     // Every 10th iteration: a window of broadcasts in flight together.
     if (nonblocking && iter % 10 == 5) {
@@ -132,53 +145,10 @@ int main(int argc, char** argv) {
     // still read older ones. Every element is checked.
     if (iter % 4 == 2) {
       maybe_lag(iter + 2, rank);
-      for (int j = 0; j < kBulkRun; ++j) {
-        const int i = (int)it * kBulkRun + j;
-        for (int k = 0; k < kLarge; ++k) {
-          large[k] = rank == root ? value_of(i, root, k) : -1;
-        }
-        if (nonblocking) {
-          MPI_Request request;
-          MT_CHECK_MPI(MPI_Ibcast(large, kLarge, MPI_INT, root, MPI_COMM_WORLD,
-                                  &request));
-          MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
-        } else {
-          MT_CHECK_MPI(MPI_Bcast(large, kLarge, MPI_INT, root, MPI_COMM_WORLD));
-        }
-        for (int k = 0; k < kLarge; ++k) {
-          MT_CHECK(large[k] == value_of(i, root, k),
-                   "iteration %d: bulk bcast from %d: element %d is %d, "
-                   "want %d",
-                   i, root, k, large[k], value_of(i, root, k));
-        }
-      }
+      bcast_run(large, kLarge, it, kBulkRun, root, nonblocking, "bulk bcast");
       maybe_lag(iter + 3, rank);
-      for (int j = 0; j < kBulkRun; ++j) {
-        const int i = (int)it * kBulkRun + j;
-        for (int k = 0; k < kLarge; ++k) {
-          large[k] = value_of(i, rank, k);
-          large_sum[k] = -1;
-        }
-        if (nonblocking) {
-          MPI_Request request;
-          MT_CHECK_MPI(MPI_Ireduce(large, large_sum, kLarge, MPI_INT, MPI_SUM,
-                                   root, MPI_COMM_WORLD, &request));
-          MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
-        } else {
-          MT_CHECK_MPI(MPI_Reduce(large, large_sum, kLarge, MPI_INT, MPI_SUM,
-                                  root, MPI_COMM_WORLD));
-        }
-        for (int k = 0; rank == root && k < kLarge; ++k) {
-          int want = 0;
-          for (int r = 0; r < size; ++r) {
-            want += value_of(i, r, k);
-          }
-          MT_CHECK(large_sum[k] == want,
-                   "iteration %d: bulk reduce at %d: element %d is %d, "
-                   "want %d",
-                   i, root, k, large_sum[k], want);
-        }
-      }
+      reduce_run(large, large_sum, kLarge, it, kBulkRun, root, nonblocking,
+                 "bulk reduce");
     }
 
     // Now and then, rounds that reuse every slot and the bulk buffers.
