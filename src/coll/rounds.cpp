@@ -86,23 +86,22 @@ CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
 // of round r (whose word then holds r, or a later round of that slot) or
 // in its arrival entry of r's parity (likewise). Acquire on both: pairs
 // with the member's release in publish() or publish_small(); its data for
-// r, and its reads of older rounds, happened before. The slot comes first:
-// most rounds use it.
+// r, and its reads of older rounds, happened before. The place this member
+// used for r is looked at first: the others chose alike.
 bool published(Comm& comm, int m, std::uint64_t r) {
-  return member_slot(comm, m, r).round.load(std::memory_order_acquire) >= r ||
-         arrival_entry(comm, m, r).round.load(std::memory_order_acquire) >= r;
-}
-// The same, looking at the arrival entry first: for rounds this member
-// published in the small lane, where the others did too.
-bool published_small(Comm& comm, int m, std::uint64_t r) {
-  return arrival_entry(comm, m, r).round.load(std::memory_order_acquire) >= r ||
-         member_slot(comm, m, r).round.load(std::memory_order_acquire) >= r;
+  auto in_slot = [&] {
+    return member_slot(comm, m, r).round.load(std::memory_order_acquire) >= r;
+  };
+  auto in_entry = [&] {
+    return arrival_entry(comm, m, r).round.load(std::memory_order_acquire) >= r;
+  };
+  return comm.shared->small_round == r ? in_entry() || in_slot()
+                                       : in_slot() || in_entry();
 }
 
 // Wakes the members asleep on this block, if this member's publish of
 // round `r` may be what they wait for (see publish()).
-void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me,
-                bool small = false) {
+void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me) {
   // seq_cst fence: our round store is visible before we read the others'
   // rounds and sleeper counts. Two members publishing together both fence
   // first, so at least one sees the other and wakes; a waiter announces
@@ -112,7 +111,7 @@ void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me,
   for (int m = 0; m < comm.size && !others_wait_on_me; ++m) {
     // Only decides whether to wake; a waiter that reads the round acquires
     // it itself.
-    if (!(small ? published_small(comm, m, r) : published(comm, m, r))) {
+    if (!published(comm, m, r)) {
       return;  // m is still to come: its publish wakes
     }
   }
@@ -148,33 +147,33 @@ bool all_published(Comm& comm, std::uint64_t needed) {
   return true;
 }
 
+// True when this member may rewrite what it wrote `distance` rounds before
+// the next one (a slot, or a bulk buffer of its ring): every member has
+// published the round after that one, so has finished reading it.
+bool reusable(Comm& comm, std::uint64_t distance) {
+  const std::uint64_t round = comm.shared->round;
+  // The next round's place last held round + 1 - distance.
+  if (round + 2 <= distance) {
+    return true;  // it was never used: the round it held is <= 0
+  }
+  return all_published(comm, round + 2 - distance);
+}
+
 }  // namespace
 
 bool writable_now(Comm& comm) {
-  return all_published(comm, comm.shared->round);
+  // Two rounds: the place of this round's parity (data everyone reads).
+  return reusable(comm, 2);
 }
 
 bool writable_inline_now(Comm& comm) {
-  const std::uint64_t round = comm.shared->round;
-  constexpr std::uint64_t kAhead = scratch::kSlotsPerMember - 1;
-  // The next round's slot last held round + 1 - kSlotsPerMember; its
-  // readers are done once they have published the round after it.
-  if (round < kAhead) {
-    return true;  // the slot was never used: the round it held is <= 0
-  }
-  return all_published(comm, round + 2 - scratch::kSlotsPerMember);
+  // The next round's slot was last used kSlotsPerMember rounds before, so
+  // a member that only writes may run up to kSlotsPerMember - 1 rounds
+  // ahead of the slowest reader.
+  return reusable(comm, scratch::kSlotsPerMember);
 }
 
-bool writable_bulk_now(Comm& comm) {
-  const std::uint64_t round = comm.shared->round;
-  const std::uint64_t ring = bulk_ring(comm);
-  // The next round's buffer last held round + 1 - ring; its readers are
-  // done once they have published the round after it.
-  if (round + 2 <= ring) {
-    return true;  // the buffer was never used: the round it held is <= 0
-  }
-  return all_published(comm, round + 2 - ring);
-}
+bool writable_bulk_now(Comm& comm) { return reusable(comm, bulk_ring(comm)); }
 
 void wait_writable(Comm& comm) {
   mpi::state().engine->wait_until([&comm] { return writable_now(comm); });
@@ -243,7 +242,7 @@ void publish_small(Comm& comm) {
   // round number.
   arrival_entry(comm, comm.rank, next)
       .round.store(next, std::memory_order_release);
-  wake_after(comm, next, false, true);
+  wake_after(comm, next, false);
 }
 
 void arrive(Comm& comm) {
@@ -261,21 +260,13 @@ bool arrived(Comm& comm, int m) {
 }
 
 bool AllArrived::operator()() {
-  mpi::detail::CommShared& shared = *comm->shared;
-  const std::uint64_t round = shared.round;
-  if (shared.small_round == round) {
-    while (next < comm->size && published_small(*comm, next, round)) {
-      ++next;
-    }
-  } else {
-    while (next < comm->size && published(*comm, next, round)) {
-      ++next;
-    }
+  while (next < comm->size && arrived(*comm, next)) {
+    ++next;
   }
   if (next < comm->size) {
     return false;
   }
-  shared.all_seen = round;
+  comm->shared->all_seen = comm->shared->round;
   return true;
 }
 
