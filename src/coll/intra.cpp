@@ -643,19 +643,14 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
   return true;
 }
 
-bool allreduce_small_now(Comm& c, const void* send, void* recv,
+bool allreduce_small_fits(Comm& c) {
+  return c.size >= 2 && core_per_member(c) && !spans_numa_nodes(c);
+}
+
+void allreduce_small_now(Comm& c, const void* send, void* recv,
                          std::size_t bytes, std::size_t count,
                          datatype::ReduceFn reduce) {
-  // Acquire: as wait_pending(): a nonblocking collective finished by
-  // another thread is seen whole.
-  if (c.size < 2 || c.shared == nullptr || c.shared->block == nullptr ||
-      c.shared->pending.load(std::memory_order_acquire) != 0 ||
-      !core_per_member(c) || spans_numa_nodes(c)) {
-    return false;
-  }
-  if (!writable_now(c)) {
-    wait_for([&c] { return writable_now(c); });
-  }
+  wait_for([&c] { return writable_now(c); });
   std::memcpy(write_small(c), send, bytes);
   publish_small(c);
   wait_all_arrived(c);
@@ -666,7 +661,6 @@ bool allreduce_small_now(Comm& c, const void* send, void* recv,
   for (int m = last - 1; m >= 0; --m) {
     reduce(data_of(c, m), recv, count);
   }
-  return true;
 }
 
 bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,

@@ -68,13 +68,16 @@ bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
                 int root);
 bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
                    const TypeArg& type, const OpArg& op, std::size_t count);
+// True when allreduce_small_now() applies to `c`: two or more members, a
+// core each, no NUMA hierarchy (the same answer on every member).
+bool allreduce_small_fits(Comm& c);
 // MPI_Allreduce of `count` elements of one predefined type (`bytes` in
 // all, 0 < bytes <= kSmall) with a predefined operation's `reduce`, on a
-// communicator with a core per member: one round in the small lane, folded
-// as allreduce() folds, straight into `recv` (`send` == `recv`: in place).
-// Checks its own conditions (attached block, nothing pending, no NUMA
-// hierarchy); false, having done nothing, when they do not hold.
-bool allreduce_small_now(Comm& c, const void* send, void* recv,
+// communicator where allreduce_small_fits(): one round in the small lane,
+// folded as allreduce() folds, straight into `recv` (`send` == `recv`: in
+// place). The block must be attached and no nonblocking collective
+// pending, as for the other direct paths.
+void allreduce_small_now(Comm& c, const void* send, void* recv,
                          std::size_t bytes, std::size_t count,
                          datatype::ReduceFn reduce);
 // MPI_Alltoall of contiguous blocks of `block` bytes (send == recv: in

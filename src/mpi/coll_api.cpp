@@ -341,26 +341,35 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
 // MPI_Allreduce's common small case: a blocking call on an
 // intracommunicator with at most algo::kSmall bytes of a predefined type,
 // a predefined operation defined on it and non-null buffers, so every
-// argument check passes by construction; true when done. Everything else,
-// every error included, takes the general path.
-bool allreduce_small(Comm* c, const void* sendbuf, void* recvbuf,
-                     MPI_Count count, MPI_Datatype datatype, MPI_Op op) {
+// argument check passes by construction: the small lane straight through
+// (algo::allreduce_small_now). As alltoall_now(): *done false, having done
+// nothing, when it does not apply or an argument is wrong; the general
+// path then runs (and reports the error).
+int allreduce_small(Comm* c, const void* sendbuf, void* recvbuf,
+                    MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                    const char* fn, bool* done) {
+  *done = false;
   const datatype::BasicType* basic = find_type(datatype);
   if (basic == nullptr || count <= 0 ||
       count > static_cast<MPI_Count>(algo::kSmall) || sendbuf == nullptr ||
       recvbuf == nullptr || recvbuf == MPI_IN_PLACE) {
-    return false;
+    return MPI_SUCCESS;
   }
   const auto n = static_cast<std::size_t>(count);
   const std::size_t bytes = n * static_cast<std::size_t>(basic->extent);
   const datatype::ReduceFn reduce = datatype::reduction_kernel(
       datatype::op_from_handle(reinterpret_cast<std::uintptr_t>(op)), *basic);
-  if (bytes > algo::kSmall || reduce == nullptr) {
-    return false;
+  if (bytes > algo::kSmall || reduce == nullptr ||
+      !algo::allreduce_small_fits(*c)) {
+    return MPI_SUCCESS;
   }
-  return algo::allreduce_small_now(*c,
-                                   sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
-                                   recvbuf, bytes, n, reduce);
+  *done = true;
+  if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  algo::allreduce_small_now(*c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+                            recvbuf, bytes, n, reduce);
+  return MPI_SUCCESS;
 }
 
 int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
@@ -370,9 +379,13 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (call.is_blocking() && !c->is_inter &&
-      allreduce_small(c, sendbuf, recvbuf, count, datatype, op)) {
-    return MPI_SUCCESS;
+  if (call.is_blocking() && !c->is_inter) {
+    bool done = false;
+    int rc = allreduce_small(c, sendbuf, recvbuf, count, datatype, op, call.fn,
+                             &done);
+    if (done) {
+      return rc;
+    }
   }
   if (c->is_inter && sendbuf == MPI_IN_PLACE) {
     return check_in_place(c, sendbuf, call.fn);
