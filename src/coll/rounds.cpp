@@ -28,6 +28,7 @@ void find_words(Comm& comm) {
                                      : shared.block->header.capacity;
   shared.bulk = shared.block->bulk_words(capacity);
   shared.arrivals = shared.block->arrivals(capacity);
+  shared.progress = shared.block->progress(capacity);
 }
 
 std::atomic<std::uint64_t>* bulk_words(Comm& comm) {
@@ -268,6 +269,33 @@ bool AllArrived::operator()() {
   }
   comm->shared->all_seen = comm->shared->round;
   return true;
+}
+
+void publish_progress(Comm& comm, std::size_t bytes) {
+  if (comm.shared->progress == nullptr) [[unlikely]] {
+    find_words(comm);
+  }
+  const std::uint64_t next = comm.shared->round + 1;
+  // Release: the first `bytes` of this round's data (and where they are)
+  // before the word that says so. Only this member writes its word.
+  comm.shared->progress[static_cast<std::size_t>(comm.rank)].store(
+      (next << scratch::kProgressShift) | bytes, std::memory_order_release);
+}
+
+std::size_t progress_of(Comm& comm, int m) {
+  if (comm.shared->progress == nullptr) [[unlikely]] {
+    find_words(comm);
+  }
+  // Acquire: pairs with publish_progress(); the bytes it counts, and the
+  // slot's word for where they are, were written before.
+  const std::uint64_t word =
+      comm.shared->progress[static_cast<std::size_t>(m)].load(
+          std::memory_order_acquire);
+  if ((word >> scratch::kProgressShift) != comm.shared->round) {
+    return 0;  // m has not started this round yet, or is past it
+  }
+  return static_cast<std::size_t>(
+      word & ((std::uint64_t{1} << scratch::kProgressShift) - 1));
 }
 
 const std::byte* data_of(Comm& comm, int m) {

@@ -90,6 +90,17 @@ inline auto all_arrived(Comm& comm) { return until(AllArrived{&comm}); }
 // Member m's data of the current round (valid after arrived(m)).
 const std::byte* data_of(Comm& comm, int m);
 
+// Streaming a bulk round (a broadcast's root, when readers have cores of
+// their own): after write_area(), the writer says how many bytes of the
+// next round's data are in place, and readers of the current round copy
+// them out before the round is published (the root's copy in and the
+// readers' copies out then overlap instead of following each other).
+// progress_of() is what member m has said of the current round, 0 when it
+// has not started it or is already past it (then arrived(m) holds); where
+// the bytes are is data_of(m), valid once progress_of(m) is not 0.
+void publish_progress(Comm& comm, std::size_t bytes);
+std::size_t progress_of(Comm& comm, int m);
+
 // Bytes per round one member can write: inline capacity for small
 // operations, a bulk buffer otherwise.
 inline constexpr std::size_t kInline = scratch::CollSlot::kInlineBytes;

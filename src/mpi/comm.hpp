@@ -35,8 +35,9 @@ struct CommShared {
   // they used may be rewritten. Collective rounds in which not everyone
   // reads everyone lag.
   std::uint64_t all_seen = 0;
-  std::atomic<std::uint64_t>* bulk = nullptr;  // the block's bulk words
-  scratch::ArrivalEntry* arrivals = nullptr;   // and its arrival entries
+  std::atomic<std::uint64_t>* bulk = nullptr;      // the block's bulk words
+  scratch::ArrivalEntry* arrivals = nullptr;       // and its arrival entries
+  std::atomic<std::uint64_t>* progress = nullptr;  // and progress words
   // The last round this process published in the small lane: data_of()
   // reads every member's entry in it (members choose the lane alike).
   std::uint64_t small_round = 0;

@@ -89,6 +89,7 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
         block->slot(m, k).round.store(0, std::memory_order_relaxed);
       }
       block->bulk_words(capacity)[m].store(0, std::memory_order_relaxed);
+      block->progress(capacity)[m].store(0, std::memory_order_relaxed);
       block->arrivals(capacity)[2 * m].round.store(0,
                                                    std::memory_order_relaxed);
       block->arrivals(capacity)[2 * m + 1].round.store(

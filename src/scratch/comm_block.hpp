@@ -109,6 +109,9 @@ static_assert(kMaxBulkRing <= kSlotsPerMember,
 // which the heap aligns to 64 bytes, with log2 of the ring's size in the
 // low bits.
 inline constexpr std::uint64_t kBulkRingBits = 63;
+// A progress word's byte count takes the low bits (up to kBulkBytes).
+inline constexpr unsigned kProgressShift = 17;
+static_assert(kBulkBytes < (std::uint64_t{1} << kProgressShift));
 
 struct CommBlock {
   BlockHeader header;
@@ -120,7 +123,8 @@ struct CommBlock {
   // and of tiny reductions are published there instead of in the slot, so
   // that waiting for everyone reads one line pair per four members, and at
   // two members such a round moves one line between the cores instead of
-  // two (docs/design.md#collectives).
+  // two (docs/design.md#collectives). Then one progress word per member
+  // (see progress()).
   MemberSlot& slot(std::uint32_t member, std::uint64_t round) {
     auto* first = reinterpret_cast<MemberSlot*>(this + 1);
     return first[static_cast<std::size_t>(member) * kSlotsPerMember +
@@ -149,9 +153,22 @@ struct CommBlock {
         static_cast<std::size_t>(capacity) * sizeof(std::uint64_t);
     return (bulk_end + kFalseSharingRange - 1) & ~(kFalseSharingRange - 1);
   }
-  static constexpr std::size_t bytes_for(std::uint32_t capacity) {
+  // Member m's progress word: how much of its bulk data for a round it
+  // has written so far, as (round << kProgressShift) | bytes, so that
+  // readers of a broadcast may copy a round out while the root is still
+  // writing it (coll/rounds.hpp: publish_progress). Only a member that
+  // streams writes its word; a word from an older round never matches.
+  std::atomic<std::uint64_t>* progress(std::uint32_t capacity) {
+    return reinterpret_cast<std::atomic<std::uint64_t>*>(
+        reinterpret_cast<std::byte*>(this) + progress_at(capacity));
+  }
+  static constexpr std::size_t progress_at(std::uint32_t capacity) {
     return arrivals_at(capacity) +
            static_cast<std::size_t>(capacity) * 2 * sizeof(ArrivalEntry);
+  }
+  static constexpr std::size_t bytes_for(std::uint32_t capacity) {
+    return progress_at(capacity) +
+           static_cast<std::size_t>(capacity) * sizeof(std::uint64_t);
   }
 };
 static_assert(sizeof(CommBlock) == sizeof(BlockHeader));

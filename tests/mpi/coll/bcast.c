@@ -8,12 +8,14 @@
 // synchronisation in between.
 #include "mpitest.h"
 
-// With a core per rank, 32769, 100003 and 131072 go in halves rounded to
-// lines, 131073 in whole bulk buffers (src/coll/intra.cpp,
-// bcast_round_bytes).
-static const size_t kSizes[] = {0,      1,      63,           64,    65,
-                                4095,   4096,   32769,        65536, 100003,
-                                131072, 131073, (1 << 20) + 7};
+// With a core per rank, 8193 to 65536 go in one round that readers copy
+// while the root writes it (8 KiB, 8 KiB, then doubling pieces: 8193 and
+// 24577 end with a piece of one byte), 100003 and 131072 go in halves
+// rounded to lines, 131073 in whole bulk buffers (src/coll/intra.cpp,
+// bcast_round_bytes and streams()).
+static const size_t kSizes[] = {
+    0,    1,     63,    64,    65,     4095,   4096,   8192,
+    8193, 24577, 32769, 65536, 100003, 131072, 131073, (1 << 20) + 7};
 enum { kSizeCount = sizeof kSizes / sizeof kSizes[0] };
 static const size_t kMaxSize = (1 << 20) + 7;
 

@@ -19,7 +19,8 @@ enum {
   kSmall = 6,
   kLarge = 40000,
   kWindow = 8,
-  kBulkRun = 10
+  kBulkRun = 10,
+  kStreamed = 12000  // one bulk round, streamed with a core per rank
 };
 
 static int value_of(int iter, int root, int k) {
@@ -149,6 +150,16 @@ int main(int argc, char** argv) {
       maybe_lag(iter + 3, rank);
       reduce_run(large, large_sum, kLarge, it, kBulkRun, root, nonblocking,
                  "bulk reduce");
+    }
+
+    // Every 4th iteration too: runs of broadcasts of one bulk round each,
+    // which readers with a core of their own copy while the root writes
+    // (src/coll/intra.cpp, streams()); after a lag, so the root's progress
+    // word is rounds ahead of a reader that looks at it.
+    if (iter % 4 == 0) {
+      maybe_lag(iter + 5, rank);
+      bcast_run(large, kStreamed, it, kBulkRun, root, nonblocking,
+                "streamed bcast");
     }
 
     // Now and then, rounds that reuse every slot and the bulk buffers.
