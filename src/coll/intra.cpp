@@ -629,21 +629,25 @@ bool barrier_now(Comm& c) {
 }
 
 bool bcast_now(Comm& c, const Layout& data, int root) {
-  if (data.bytes > kInline) {
+  // One round, not streamed: what bcast() does in its first round then.
+  const std::size_t n = data.bytes;
+  if (n > kBulk || streams(c, n)) {
     return false;
   }
-  if (data.bytes == 0 || c.size == 1) {
+  if (n == 0 || c.size == 1) {
     return true;
   }
   if (c.rank == root) {
     // The root only writes: it may run ahead of slow readers.
-    wait_for([&c] { return writable_inline_now(c); });
-    datatype::pack(data, 0, write_area(c, data.bytes), data.bytes);
+    wait_for([&c, n] {
+      return n <= kInline ? writable_inline_now(c) : writable_bulk_now(c);
+    });
+    datatype::pack(data, 0, write_area(c, n), n);
     publish(c, true);
   } else {
     publish(c);
     wait_for([&c, root] { return arrived(c, root); });
-    datatype::unpack(data, 0, data_of(c, root), data.bytes);
+    datatype::unpack(data, 0, data_of(c, root), n);
   }
   return true;
 }
