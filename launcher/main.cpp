@@ -41,7 +41,21 @@ int main(int argc, char** argv) {
     std::fputs(launcher::usage_text().c_str(), stderr);
     return kUsageExit;
   }
-  const launcher::Options& options = parsed.options;
+  launcher::Options& options = parsed.options;
+  if (options.heap_bytes == 0) {
+    if (const char* text = std::getenv("SHMPI_HEAP_SIZE");
+        text != nullptr && text[0] != '\0') {
+      auto bytes = launcher::parse_heap_size(text);
+      if (!bytes) {
+        print_error(std::string("SHMPI_HEAP_SIZE needs a size from ") +
+                    std::to_string(launcher::kMinHeapBytes >> 20) + "M to " +
+                    std::to_string(launcher::kMaxHeapBytes >> 30) + "G (got '" +
+                    text + "')");
+        return kUsageExit;
+      }
+      options.heap_bytes = *bytes;
+    }
+  }
 
   launcher::ensure_standard_fds();
   const unsigned long original_fd_limit = launcher::raise_fd_limit();
@@ -55,6 +69,9 @@ int main(int argc, char** argv) {
   segment::SegmentConfig config;
   config.nranks = options.nranks;
   config.capacity = options.universe_size;
+  if (options.heap_bytes != 0) {
+    config.heap_bytes = options.heap_bytes;
+  }
   auto segment =
       segment::Segment::create(config, static_cast<std::int32_t>(::getpid()));
   if (!segment) {

@@ -44,6 +44,11 @@ std::optional<double> parse_seconds(const std::string& text) {
   return value;
 }
 
+std::string heap_size_range() {
+  return "from " + std::to_string(kMinHeapBytes >> 20) + "M to " +
+         std::to_string(kMaxHeapBytes >> 30) + "G";
+}
+
 ParseResult fail(std::string message) {
   ParseResult result;
   result.kind = ParseResult::Kind::kError;
@@ -52,6 +57,49 @@ ParseResult fail(std::string message) {
 }
 
 }  // namespace
+
+std::optional<std::uint64_t> parse_heap_size(std::string_view text) {
+  std::uint64_t scale = 1;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'k':
+      case 'K':
+        scale = 1ULL << 10;
+        break;
+      case 'm':
+      case 'M':
+        scale = 1ULL << 20;
+        break;
+      case 'g':
+      case 'G':
+        scale = 1ULL << 30;
+        break;
+      default:
+        break;
+    }
+    if (scale != 1) {
+      text.remove_suffix(1);
+    }
+  }
+  if (text.empty() || text.size() > 13) {
+    return std::nullopt;  // 13 digits: at most 10^13 - 1, no overflow below
+  }
+  std::uint64_t value = 0;
+  for (char digit : text) {
+    if (digit < '0' || digit > '9') {
+      return std::nullopt;
+    }
+    value = value * 10 + static_cast<std::uint64_t>(digit - '0');
+  }
+  if (value > kMaxHeapBytes / scale) {
+    return std::nullopt;
+  }
+  value *= scale;
+  if (value < kMinHeapBytes) {
+    return std::nullopt;
+  }
+  return value;
+}
 
 std::string usage_text() {
   return "usage: shmpirun [options] -n N prog [args...]\n"
@@ -64,8 +112,16 @@ std::string usage_text() {
          "  --tag-output            prefix each output line with [rank]\n"
          "  --timeout S             kill the job after S seconds (exit 124)\n"
          "  --universe-size U       rank slots in the segment (default: N)\n"
+         "  --heap-size SIZE        shared heap for MPI_Alloc_mem, "
+         "communicators\n"
+         "                          and collective buffers, e.g. 1G "
+         "(K, M, G:\n"
+         "                          powers of 1024; default: "
+         "SHMPI_HEAP_SIZE, else\n"
+         "                          256M)\n"
          "  --help                  show this text\n"
          "environment:\n"
+         "  SHMPI_HEAP_SIZE=SIZE    the default of --heap-size\n"
          "  SHMPI_LAUNCHER_EPOLL=1  use epoll instead of io_uring\n"
          "  SHMPI_LAUNCHER_DEBUG=1  say which event loop runs, and why\n";
 }
@@ -145,6 +201,19 @@ ParseResult parse_options(int argc, const char* const* argv) {
                     "')");
       }
       options.universe_size = *count;
+      continue;
+    }
+    if (name == "--heap-size") {
+      auto value = take_value(inline_value);
+      if (!value) {
+        return fail("--heap-size needs a size, e.g. 1G");
+      }
+      auto bytes = parse_heap_size(*value);
+      if (!bytes) {
+        return fail("--heap-size needs a size " + heap_size_range() +
+                    " (got '" + *value + "')");
+      }
+      options.heap_bytes = *bytes;
       continue;
     }
     if (name == "--bind-to") {

@@ -189,13 +189,21 @@ std::byte* write_area(Comm& comm, std::size_t bytes) {
   }
   std::uint64_t word = own_bulk_word(comm);
   if (word == 0) {
-    const std::uint32_t ring = wanted_bulk_ring(comm);
+    // A shorter ring when the heap is short: two buffers are all that
+    // rounds need (writable_now()), more only let writers run ahead. The
+    // writable check before this call used the wanted ring, which is
+    // harmless: nobody reads buffers this member has never written.
+    std::uint32_t ring = wanted_bulk_ring(comm);
     void* memory = segment_of().heap().allocate(ring * kBulk);
+    while (memory == nullptr && ring > 2) {
+      ring /= 2;
+      memory = segment_of().heap().allocate(ring * kBulk);
+    }
     if (memory == nullptr) {
       base::log_error(
-          "shmpi: the shared heap is full: no room for %u collective "
+          "the shared heap is full: no room for %u collective "
           "buffers of %zu bytes (too many communicators with large "
-          "collectives?)",
+          "collectives? shmpirun --heap-size)",
           ring, kBulk);
       mpi::state().runtime->abort_job(1);
     }

@@ -147,10 +147,30 @@ TEST(ParseOptions, FlagWithValueIsAnError) {
   expect_error({"--tag-output=yes", "-n", "1", "p"}, "takes no value");
 }
 
+TEST(ParseOptions, HeapSize) {
+  ParseResult result = parse({"--heap-size", "1G", "-n", "2", "p"});
+  ASSERT_EQ(result.kind, ParseResult::Kind::kRun) << result.error;
+  EXPECT_EQ(result.options.heap_bytes, 1ULL << 30);
+  EXPECT_EQ(parse({"-n", "2", "p"}).options.heap_bytes, 0U);
+  EXPECT_EQ(parse({"--heap-size=64m", "-n", "2", "p"}).options.heap_bytes,
+            64ULL << 20);
+  EXPECT_EQ(parse_heap_size("4194304"), kMinHeapBytes);
+  EXPECT_EQ(parse_heap_size("4096k"), kMinHeapBytes);
+  EXPECT_EQ(parse_heap_size("1024G"), kMaxHeapBytes);
+  for (const char* bad : {"", "G", "3M", "1025G", "1.5G", "-1G", "1T", "12x",
+                          "99999999999999G", "4194303"}) {
+    EXPECT_FALSE(parse_heap_size(bad).has_value()) << bad;
+  }
+  expect_error({"--heap-size"}, "--heap-size needs");
+  expect_error({"--heap-size", "1M", "-n", "2", "p"}, "got '1M'");
+  expect_error({"--heap-size", "lots", "-n", "2", "p"}, "from 4M to 1024G");
+}
+
 TEST(UsageText, NamesEveryOption) {
   std::string usage = usage_text();
-  for (const char* option : {"-n", "-np", "--bind-to", "--tag-output",
-                             "--timeout", "--universe-size", "--help"}) {
+  for (const char* option :
+       {"-n", "-np", "--bind-to", "--tag-output", "--timeout",
+        "--universe-size", "--heap-size", "SHMPI_HEAP_SIZE", "--help"}) {
     EXPECT_NE(usage.find(option), std::string::npos) << option;
   }
   EXPECT_EQ(usage.back(), '\n');
