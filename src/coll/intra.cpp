@@ -717,20 +717,17 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
   const auto members = static_cast<std::size_t>(c.size);
   const auto me = static_cast<std::size_t>(c.rank);
   const std::size_t others = members - 1;
-  if (block * others > kInline) {
+  if (others == 0 || block == 0) {  // a zero count may come with null buffers
+    if (send != recv && block != 0) {
+      std::memcpy(recv + me * block, send + me * block, block);
+    }
+    return true;
+  }
+  // alltoallv's rounds for blocks of this size: only one of them here.
+  const std::size_t piece = alltoall_piece(block, others);
+  if (block > piece) {
     return false;
   }
-  if (block == 0) {  // a zero count may come with null buffers
-    return true;
-  }
-  if (send != recv) {
-    std::memcpy(recv + me * block, send + me * block, block);
-  }
-  if (others == 0) {
-    return true;
-  }
-  // alltoallv's one round, straight through.
-  const std::size_t piece = alltoall_piece(block, others);
   wait_for([&c] { return writable_now(c); });
   std::byte* area = write_area(c, piece * others);
   for (std::size_t j = 0; j < members; ++j) {
@@ -739,6 +736,10 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
     }
   }
   publish(c);
+  // The own block while the others publish theirs.
+  if (send != recv) {
+    std::memcpy(recv + me * block, send + me * block, block);
+  }
   wait_all_arrived(c);
   for (std::size_t j = 0; j < members; ++j) {
     if (j != me) {

@@ -743,7 +743,7 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, const Call& call) {
 }
 
 // A blocking MPI_Alltoall of predefined types on an intracommunicator whose
-// blocks fit one inline round: that round straight through (algo::
+// blocks fit one round: that round straight through (algo::
 // alltoall_now), without building the per-member arguments of alltoallv
 // and its coroutine. *done false, having done nothing, when it does not
 // apply or an argument is wrong; the general path then runs (and reports
@@ -766,8 +766,8 @@ int alltoall_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
                      static_cast<std::size_t>(stype->extent);
   if (block != static_cast<std::size_t>(recvcount) *
                    static_cast<std::size_t>(rtype->extent) ||
-      block * static_cast<std::size_t>(c->size - 1) > algo::kInline) {
-    return MPI_SUCCESS;
+      block * static_cast<std::size_t>(c->size - 1) > algo::kBulk) {
+    return MPI_SUCCESS;  // more than one round (algo::alltoall_now decides)
   }
   if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
     *done = true;

@@ -6,8 +6,8 @@
 // datatypes). In place: "the data to be sent is taken from the recvbuf and
 // replaced by the received data".
 //
-// args: world|split|rev  b|nb  [big]. Counts 0..1000 ints per pair (big:
-// 64 Ki per pair); alltoallv with counts depending on both ranks (some
+// args: world|split|rev  b|nb  [big]. Counts 0..5462 ints per pair (big:
+// 64 Ki per pair too); alltoallv with counts depending on both ranks (some
 // zero) at displacements in reverse order with gaps; alltoallw with the
 // same layout in byte displacements (MPI_INT for every peer); in place on
 // every other case.
@@ -30,9 +30,12 @@ int main(int argc, char** argv) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  const long counts[] = {0, 1, 3, 1000, 1L << 16};
-  const int count_n = args.big ? 5 : 4;
-  const long max_count = args.big ? (1L << 16) : 1000;
+  // 5461 and 5462 ints straddle one round's piece at 4 ranks (64 KiB / 3:
+  // 21845 bytes), so the blocking MPI_Alltoall takes its one-round path
+  // for the first and the rounds of alltoallv for the second.
+  const long counts[] = {0, 1, 3, 1000, 5461, 5462, 1L << 16};
+  const int count_n = args.big ? 7 : 6;
+  const long max_count = args.big ? (1L << 16) : 5462;
   const size_t ints = (size_t)size * (size_t)(max_count + 3 * size + 1);
   int* send = mt_malloc(ints * sizeof(int));
   int* recv = mt_malloc(ints * sizeof(int) + MT_GUARD_LEN);
