@@ -657,14 +657,17 @@ bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
                 int root) {
   const Unit unit = unit_of(type, op, count);
   const std::size_t bytes = unit.count * unit.type.packed;
-  if (bytes > kInline || (recv.map != nullptr && c.rank == root)) {
-    return false;
+  if (bytes > kBulk || (recv.map != nullptr && c.rank == root)) {
+    return false;  // more than reduce()'s one round, or a folding buffer
   }
   if (bytes == 0) {
     return true;
   }
-  // Non-roots only write: they may run ahead of a slow root.
-  wait_for([&c] { return writable_inline_now(c); });
+  // Non-roots only write: they may run ahead of a slow root (as
+  // writable_for()).
+  wait_for([&c, bytes] {
+    return bytes <= kInline ? writable_inline_now(c) : writable_bulk_now(c);
+  });
   datatype::pack(send, 0, write_area(c, bytes), bytes);
   publish(c);
   if (c.rank == root) {
@@ -678,9 +681,9 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
                    const TypeArg& type, const OpArg& op, std::size_t count) {
   const Unit unit = unit_of(type, op, count);
   const std::size_t bytes = unit.count * unit.type.packed;
-  if (bytes > kInline || recv.map != nullptr ||
+  if (bytes > kBulk || recv.map != nullptr ||
       !folds_all(bytes, static_cast<std::size_t>(c.size), unit.count)) {
-    return false;
+    return false;  // not allreduce()'s one round that folds everything
   }
   if (bytes == 0) {
     return true;

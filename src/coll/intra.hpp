@@ -56,11 +56,11 @@ Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
 Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
           std::size_t count, bool exclusive);
 
-// Blocking fast paths for data that fits one inline round (bcast: one
-// round of any kind that is not streamed): the same round as the coroutine
-// above, run straight through in the caller with the engine's waiting (no
-// coroutine frame). Each returns false, having done
-// nothing, when its case does not fit; the caller then runs the coroutine.
+// Blocking fast paths for data that fits one round (inline or bulk; bcast:
+// not streamed; allreduce: folded whole by everyone): the same round as the
+// coroutine above, run straight through in the caller with the engine's
+// waiting (no coroutine frame). Each returns false, having done nothing,
+// when its case does not fit; the caller then runs the coroutine.
 // The block must be attached and no nonblocking collective pending.
 bool barrier_now(Comm& c);
 bool bcast_now(Comm& c, const Layout& data, int root);
