@@ -52,6 +52,14 @@ bool streams(const Comm& c, std::size_t total) {
   return total > kStreamPiece && total <= kBulk && core_per_member(c);
 }
 
+// Allgather(v) blocks of at most `most` bytes go in the small lane
+// (rounds.hpp) when members have cores of their own: one round in which
+// everyone writes a few bytes and waits for everyone. Every member knows
+// every block's size, so all decide alike.
+bool allgather_small_lane(const Comm& c, std::size_t most) {
+  return most <= kSmall && core_per_member(c);
+}
+
 // Alltoall's round: a member's area holds one piece per other member, in
 // rank order with its own skipped. The piece size for blocks of up to
 // `most` bytes, and where member `of`'s piece is in member `in`'s area.
@@ -469,13 +477,19 @@ Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
   // What this member sends: its own block (from where it now is).
   const Layout& own = blocks[me];
   const std::size_t chunk = round_bytes(most);
+  const bool small = allgather_small_lane(c, most);
   for (std::size_t at = 0; at < most; at += chunk) {
     co_await writable(c);
-    std::byte* area = write_area(c, chunk);
-    if (at < own.bytes) {
-      datatype::pack(own, at, area, std::min(chunk, own.bytes - at));
+    if (small) {
+      datatype::pack(own, 0, write_small(c), own.bytes);
+      publish_small(c);
+    } else {
+      std::byte* area = write_area(c, chunk);
+      if (at < own.bytes) {
+        datatype::pack(own, at, area, std::min(chunk, own.bytes - at));
+      }
+      publish(c);
     }
-    publish(c);
     co_await all_arrived(c);
     for (int m = 0; m < c.size; ++m) {
       const Layout& block = blocks[static_cast<std::size_t>(m)];
@@ -713,6 +727,42 @@ void allreduce_small_now(Comm& c, const void* send, void* recv,
   for (int m = last - 1; m >= 0; --m) {
     reduce(data_of(c, m), recv, count);
   }
+}
+
+bool allgather_now(Comm& c, const std::byte* send, std::byte* recv,
+                   std::size_t block) {
+  const auto me = static_cast<std::size_t>(c.rank);
+  std::byte* own = recv + me * block;
+  if (block == 0 || c.size == 1) {  // a zero count may come with null buffers
+    if (send != nullptr && block != 0) {
+      std::memcpy(own, send, block);
+    }
+    return true;
+  }
+  if (block > kBulk) {
+    return false;  // more than allgatherv()'s one round
+  }
+  // allgatherv()'s one round, straight through.
+  const std::byte* mine = send != nullptr ? send : own;
+  wait_for([&c] { return writable_now(c); });
+  if (allgather_small_lane(c, block)) {
+    std::memcpy(write_small(c), mine, block);
+    publish_small(c);
+  } else {
+    std::memcpy(write_area(c, block), mine, block);
+    publish(c);
+  }
+  // The own block while the others publish theirs.
+  if (send != nullptr) {
+    std::memcpy(own, send, block);
+  }
+  wait_all_arrived(c);
+  for (std::size_t m = 0; m < static_cast<std::size_t>(c.size); ++m) {
+    if (m != me) {
+      std::memcpy(recv + m * block, data_of(c, static_cast<int>(m)), block);
+    }
+  }
+  return true;
 }
 
 bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,

@@ -81,6 +81,10 @@ bool allreduce_small_fits(Comm& c);
 void allreduce_small_now(Comm& c, const void* send, void* recv,
                          std::size_t bytes, std::size_t count,
                          datatype::ReduceFn reduce);
+// MPI_Allgather of contiguous blocks of `block` bytes (send null: in
+// place), as allgatherv's round.
+bool allgather_now(Comm& c, const std::byte* send, std::byte* recv,
+                   std::size_t block);
 // MPI_Alltoall of contiguous blocks of `block` bytes (send == recv: in
 // place), laid out as alltoallv's round.
 bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,

@@ -623,12 +623,55 @@ int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
 
 // Allgather and allgatherv. On an intercommunicator every member sends its
 // block to every remote member and gets theirs.
+// A blocking MPI_Allgather of predefined types on an intracommunicator
+// whose blocks fit one round: that round straight through (algo::
+// allgather_now), without the per-member layouts of allgatherv and its
+// coroutine. As alltoall_now(): *done false, having done nothing, when it
+// does not apply or an argument is wrong.
+int allgather_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
+                  MPI_Datatype sendtype, const PerMember& recv, const char* fn,
+                  bool* done) {
+  *done = false;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const datatype::BasicType* rtype = find_type(recv.type);
+  const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
+  if (rtype == nullptr || stype == nullptr || recv.count < 0 ||
+      (!in_place && sendcount < 0) ||
+      (!in_place && sendcount > 0 && sendbuf == nullptr) ||
+      (recv.count > 0 && recv.buffer == nullptr)) {
+    return MPI_SUCCESS;
+  }
+  const auto block = static_cast<std::size_t>(recv.count) *
+                     static_cast<std::size_t>(rtype->extent);
+  if ((!in_place && block != static_cast<std::size_t>(sendcount) *
+                                 static_cast<std::size_t>(stype->extent)) ||
+      block > algo::kBulk) {
+    return MPI_SUCCESS;
+  }
+  if (int rc = enter_blocking(c, fn); rc != MPI_SUCCESS) {
+    *done = true;
+    return rc;
+  }
+  *done = algo::allgather_now(
+      *c, in_place ? nullptr : static_cast<const std::byte*>(sendbuf),
+      static_cast<std::byte*>(const_cast<void*>(recv.buffer)), block);
+  return MPI_SUCCESS;
+}
+
 int do_allgather(const void* sendbuf, MPI_Count sendcount,
                  MPI_Datatype sendtype, const PerMember& recv, MPI_Comm comm,
                  const Call& call) {
   Comm* c = nullptr;
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
+  }
+  if (call.is_blocking() && !c->is_inter && recv.uniform) {
+    bool done = false;
+    int rc =
+        allgather_now(c, sendbuf, sendcount, sendtype, recv, call.fn, &done);
+    if (done) {
+      return rc;
+    }
   }
   const bool in_place = sendbuf == MPI_IN_PLACE;
   TypeArg stype;
