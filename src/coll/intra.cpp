@@ -666,6 +666,74 @@ bool bcast_now(Comm& c, const Layout& data, int root) {
   return true;
 }
 
+bool gather_now(Comm& c, const Layout& send, const Layout& recv, int root,
+                bool in_place) {
+  const std::size_t total = send.bytes;  // per member
+  if (total > kBulk) {
+    return false;  // more than gather()'s one round
+  }
+  const auto own_at = static_cast<std::size_t>(root) * total;
+  if (total == 0 || c.size == 1) {
+    if (c.rank == root && !in_place) {
+      datatype::copy(send, 0, recv, own_at, total);
+    }
+    return true;
+  }
+  if (c.rank == root) {
+    publish(c);
+    // The own block while the others publish theirs.
+    if (!in_place) {
+      datatype::copy(send, 0, recv, own_at, total);
+    }
+    wait_all_arrived(c);
+    for (int m = 0; m < c.size; ++m) {
+      if (m != root) {
+        datatype::unpack(recv, static_cast<std::size_t>(m) * total,
+                         data_of(c, m), total);
+      }
+    }
+  } else {
+    wait_for([&c] { return writable_now(c); });
+    datatype::pack(send, 0, write_area(c, total), total);
+    publish(c);
+  }
+  return true;
+}
+
+bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
+                 bool in_place) {
+  const std::size_t total = recv.bytes;  // per member
+  const auto members = static_cast<std::size_t>(c.size);
+  if (total >
+      std::max<std::size_t>(1, round_bytes(total * members) / members)) {
+    return false;  // more than scatter()'s one round
+  }
+  if (c.rank == root && !in_place) {
+    datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
+                   total);
+  }
+  if (total == 0 || c.size == 1) {
+    return true;
+  }
+  if (c.rank == root) {
+    wait_for([&c] { return writable_now(c); });
+    std::byte* area = write_area(c, total * members);
+    for (std::size_t m = 0; m < members; ++m) {
+      if (static_cast<int>(m) != root) {
+        datatype::pack(send, m * total, area + m * total, total);
+      }
+    }
+    publish(c, true);
+  } else {
+    publish(c);
+    wait_for([&c, root] { return arrived(c, root); });
+    datatype::unpack(
+        recv, 0, data_of(c, root) + static_cast<std::size_t>(c.rank) * total,
+        total);
+  }
+  return true;
+}
+
 bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
                 const TypeArg& type, const OpArg& op, std::size_t count,
                 int root) {

@@ -64,6 +64,10 @@ Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
 // The block must be attached and no nonblocking collective pending.
 bool barrier_now(Comm& c);
 bool bcast_now(Comm& c, const Layout& data, int root);
+bool gather_now(Comm& c, const Layout& send, const Layout& recv, int root,
+                bool in_place);
+bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
+                 bool in_place);
 bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
                 const TypeArg& type, const OpArg& op, std::size_t count,
                 int root);

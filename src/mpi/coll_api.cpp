@@ -532,6 +532,14 @@ int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
         is_root ? layout(rtype, recv.buffer, recv.count * c->size) : Layout{};
     const Layout send = in_place ? Layout{nullptr, mine, nullptr}
                                  : layout(stype, sendbuf, sendcount);
+    if (call.is_blocking()) {
+      if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
+        return rc;
+      }
+      if (algo::gather_now(*c, send, all, root, in_place)) {
+        return MPI_SUCCESS;
+      }
+    }
     return run_collective(
         c, [=] { return algo::gather(*c, send, all, root, in_place); }, holds,
         call);
@@ -612,6 +620,14 @@ int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
     // One contiguous send buffer: no round agrees on block sizes.
     const Layout all =
         is_root ? layout(stype, send.buffer, send.count * c->size) : Layout{};
+    if (call.is_blocking()) {
+      if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
+        return rc;
+      }
+      if (algo::scatter_now(*c, all, recv, root, in_place)) {
+        return MPI_SUCCESS;
+      }
+    }
     return run_collective(
         c, [=] { return algo::scatter(*c, all, recv, root, in_place); }, holds,
         call);
