@@ -427,7 +427,11 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head,
   message->sender_slot = p.slot;
   message->slot_index = slot_index;
   message->eager_rendezvous = eager;
-  if (eager) {
+  if (eager && slot(p.slot, slot_index).source_heap_offset != kNoHeapOffset) {
+    // A heap offer (Request::heap_offer): the sender waits for us to be done
+    // with its buffer and must not wait for a receive: copy it out now.
+    take_heap_offer(*message);
+  } else if (eager) {
     // The sender has completed (or will, once its chunk is published):
     // leave the bytes in the chunk for the receive that matches, which then
     // copies once instead of twice.
@@ -435,6 +439,22 @@ void Engine::handle_rendezvous(Peer& p, const Cell& head,
     parked_.push_back(message);
   }
   match_.add_unexpected(&message->entry);
+}
+
+void Engine::take_heap_offer(UnexpectedMessage& message) {
+  RendezvousSlot& s = slot(message.sender_slot, message.slot_index);
+  if (message.length > sizeof message.inline_data) {
+    message.data = static_cast<std::byte*>(std::malloc(message.length));
+    SHMPI_ASSERT(message.data != nullptr,
+                 "out of memory for an unexpected message");
+  }
+  std::memcpy(message.data, segment_.at<std::byte>(s.source_heap_offset),
+              message.length);
+  message.drained = true;
+  // Release: our reads of the sender's buffer happen before it reuses it
+  // (pairs with its acquire of done in advance_rendezvous_sends()).
+  s.done.store(1, std::memory_order_release);
+  segment::wake_if_sleeping(control(message.sender_slot));
 }
 
 void Engine::take_chunk_message(std::uint32_t chunk_id, std::uint64_t length,

@@ -187,6 +187,9 @@ class Engine {
                          const matching::Envelope& envelope);
   void handle_chunk(Peer& peer, const shm_queues::Cell& head,
                     const matching::Envelope& envelope);
+  // Copies an unmatched heap offer out of the sender's buffer and tells
+  // the sender it is done (Request::heap_offer).
+  void take_heap_offer(UnexpectedMessage& message);
   // Copies a kChunk message's chunk into `destination` (up to its bytes)
   // and returns the chunk to our pool.
   void take_chunk_message(std::uint32_t chunk_id, std::uint64_t length,

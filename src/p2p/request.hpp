@@ -103,6 +103,10 @@ struct Request {
   std::uint64_t chunks_published = 0;
   std::uint64_t chunks_total = 0;
   bool eager_rendezvous = false;  // completes once every chunk is published
+  // Up to eager_max bytes from a buffer in the shared heap: no chunks; the
+  // receiver copies straight from the buffer, at once even before a receive
+  // matches (so the send completes without a match, as an eager one does).
+  bool heap_offer = false;
   bool sync_ack =
       false;  // internal: carries a synchronous-send acknowledgement
   std::uint64_t ack_cookie = 0;

@@ -106,7 +106,7 @@ bool Engine::try_push_rendezvous(Peer& p, Request& request) {
   if (request.mode == SendMode::kSynchronous) {
     flags |= matching::kFlagSync;
   }
-  if (request.eager_rendezvous) {
+  if (request.eager_rendezvous || request.heap_offer) {
     flags |= matching::kFlagEagerRendezvous;
   }
   Envelope envelope{Protocol::kRendezvous,
@@ -326,9 +326,10 @@ bool Engine::start_rendezvous(Request& request) {
   s.consumed.store(0, std::memory_order_relaxed);
   request.chunks_published = 0;
   request.chunks_total = (request.layout.bytes + chunk_bytes - 1) / chunk_bytes;
-  request.eager_rendezvous = request.mode != SendMode::kSynchronous &&
-                             request.layout.bytes <= config_.eager_max &&
-                             s.source_heap_offset == kNoHeapOffset;
+  const bool eager = request.mode != SendMode::kSynchronous &&
+                     request.layout.bytes <= config_.eager_max;
+  request.eager_rendezvous = eager && s.source_heap_offset == kNoHeapOffset;
+  request.heap_offer = eager && s.source_heap_offset != kNoHeapOffset;
   rendezvous_sends_.push_back(&request);
   // No wake: the receiver cannot wait for this transfer before the
   // envelope that names it, and pushing that rings and wakes.

@@ -7,11 +7,13 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include "base/log.hpp"
 #include "runtime/world_barrier.hpp"
 #include "segment/wake_word.hpp"
+#include "shared_malloc/shared_malloc.hpp"
 
 namespace shmpi::runtime {
 
@@ -110,10 +112,25 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   // below also orders it).
   info.state.store(static_cast<std::uint32_t>(segment::RankState::kRunning),
                    std::memory_order_release);
+  if (launched) {
+    runtime->enable_shared_malloc();
+  }
   instance_ = runtime.release();
   instance_->world_barrier();
   lifecycle().store(kInitialized, std::memory_order_release);
   return instance_;
+}
+
+void Runtime::enable_shared_malloc() {
+  // SHMPI_SHARED_MALLOC=0 keeps every allocation private (docs/design.md).
+  if (const char* value = std::getenv("SHMPI_SHARED_MALLOC");
+      value != nullptr && std::strcmp(value, "0") == 0) {
+    return;
+  }
+  const segment::SegmentLayout& layout = segment_.layout();
+  // A quarter of the heap stays for MPI_Alloc_mem and collective staging.
+  shared_malloc::enable(&segment_.heap(), segment_.base() + layout.heap_offset,
+                        layout.heap_bytes, layout.heap_bytes / 4);
 }
 
 void Runtime::world_barrier() {
@@ -148,6 +165,7 @@ Result<void> Runtime::finalize() {
   info.state.store(static_cast<std::uint32_t>(segment::RankState::kFinalized),
                    std::memory_order_release);
   lifecycle().store(kFinalized, std::memory_order_release);
+  shared_malloc::stop_allocating();
   // The engine and the mapping stay: other ranks may still be reading our
   // staging slots, and the memfd lives until every process has exited.
   return {};

@@ -40,6 +40,9 @@ class Runtime {
   [[noreturn]] void abort_job(int code);
 
  private:
+  // Large allocations from now on come from the shared heap
+  // (src/shared_malloc), unless SHMPI_SHARED_MALLOC=0.
+  void enable_shared_malloc();
   explicit Runtime(segment::Segment segment);
   static Runtime* instance_;
 

@@ -43,12 +43,21 @@ std::unique_ptr<SharedHeap> SharedHeap::open(void* base, std::size_t bytes) {
 }
 
 void* SharedHeap::allocate(std::size_t bytes) noexcept {
+  return allocate_aligned(bytes, 64);
+}
+
+void* SharedHeap::allocate_aligned(std::size_t bytes,
+                                   std::size_t alignment) noexcept {
   try {
-    return impl_->buffer.allocate_aligned(bytes == 0 ? 1 : bytes, 64,
-                                          std::nothrow);
+    return impl_->buffer.allocate_aligned(
+        bytes == 0 ? 1 : bytes, alignment < 64 ? 64 : alignment, std::nothrow);
   } catch (...) {
     return nullptr;
   }
+}
+
+std::size_t SharedHeap::usable_size(const void* pointer) const noexcept {
+  return impl_->buffer.get_segment_manager()->size(pointer);
 }
 
 void SharedHeap::deallocate(void* pointer) noexcept {

@@ -22,6 +22,10 @@ class SharedHeap {
 
   // nullptr when the heap is exhausted. Blocks are 64-byte aligned.
   void* allocate(std::size_t bytes) noexcept;
+  // The same with a larger alignment (a power of two).
+  void* allocate_aligned(std::size_t bytes, std::size_t alignment) noexcept;
+  // Bytes usable in a block this heap returned (at least those asked for).
+  std::size_t usable_size(const void* pointer) const noexcept;
   void deallocate(void* pointer) noexcept;
   bool owns(const void* pointer) const noexcept;
   std::size_t free_bytes() const noexcept;
