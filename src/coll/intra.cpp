@@ -52,6 +52,16 @@ bool streams(const Comm& c, std::size_t total) {
   return total > kStreamPiece && total <= kBulk && core_per_member(c);
 }
 
+// Broadcasts of at least kDirectMin bytes begin with a descriptor round in
+// which the root says where its buffer is if it lives in the shared heap
+// (MPI_Alloc_mem, or a malloc'd block of 64 KiB or more: src/shared_malloc).
+// The readers then copy straight out of it, one copy where rounds take two
+// (the root's in, the readers' out), and a last round tells the root they
+// are done with its buffer. A root whose buffer is elsewhere says so, and
+// the rounds follow as before: one more synchronisation on a message that
+// takes at least a few microseconds to move.
+constexpr std::size_t kDirectMin = 32 * 1024;
+
 // Allgather(v) blocks of at most `most` bytes go in the small lane
 // (rounds.hpp) when members have cores of their own: one round in which
 // everyone writes a few bytes and waits for everyone. Every member knows
@@ -207,6 +217,31 @@ Task bcast(Comm& c, Layout data, int root) {
   const std::size_t total = data.bytes;
   if (total == 0 || c.size == 1) {
     co_return;
+  }
+  if (total >= kDirectMin) {
+    // The descriptor round: where the root's buffer is, if in the heap.
+    std::uint64_t offset = kNotInHeap;
+    if (c.rank == root) {
+      offset = heap_offset_of(data.base, total, data.map == nullptr);
+      co_await writable_for(c, sizeof offset);
+      std::memcpy(write_area(c, sizeof offset), &offset, sizeof offset);
+      publish(c, true);
+    } else {
+      publish(c);
+      co_await arrival(c, root);
+      std::memcpy(&offset, data_of(c, root), sizeof offset);
+    }
+    if (offset != kNotInHeap) {
+      if (c.rank != root) {
+        datatype::unpack(data, 0, heap_at(offset), total);
+      }
+      // Done with the root's buffer: it may return once everyone is.
+      arrive(c);
+      if (c.rank == root) {
+        co_await all_arrived(c);
+      }
+      co_return;
+    }
   }
   const std::size_t chunk = bcast_round_bytes(c, total);
   for (std::size_t at = 0; at < total; at += chunk) {
@@ -645,7 +680,7 @@ bool barrier_now(Comm& c) {
 bool bcast_now(Comm& c, const Layout& data, int root) {
   // One round, not streamed: what bcast() does in its first round then.
   const std::size_t n = data.bytes;
-  if (n > kBulk || streams(c, n)) {
+  if (n > kBulk || streams(c, n) || n >= kDirectMin) {
     return false;
   }
   if (n == 0 || c.size == 1) {

@@ -315,4 +315,15 @@ const std::byte* data_of(Comm& comm, int m) {
   return slot.where == 0 ? slot.data : segment_of().at<std::byte>(slot.where);
 }
 
+std::uint64_t heap_offset_of(const void* base, std::size_t bytes,
+                             bool contiguous) {
+  const segment::Segment& segment = segment_of();
+  return contiguous && segment.in_heap(base, bytes) ? segment.offset_of(base)
+                                                    : kNotInHeap;
+}
+
+const std::byte* heap_at(std::uint64_t offset) {
+  return segment_of().at<std::byte>(offset);
+}
+
 }  // namespace shmpi::coll

@@ -121,4 +121,13 @@ inline auto writable_for(Comm& comm, std::size_t bytes) {
   });
 }
 
+// Buffers in the shared heap (MPI_Alloc_mem, or any malloc'd block of 64
+// KiB or more: src/shared_malloc) can be read by every member directly.
+// The offset of a contiguous buffer of `bytes` bytes there, or kNotInHeap.
+inline constexpr std::uint64_t kNotInHeap = ~std::uint64_t{0};
+std::uint64_t heap_offset_of(const void* base, std::size_t bytes,
+                             bool contiguous);
+// A member's buffer by the offset it published.
+const std::byte* heap_at(std::uint64_t offset);
+
 }  // namespace shmpi::coll

@@ -6,7 +6,67 @@
 // Every root in turn broadcasts every test size in bytes, then arrays of
 // doubles and ints; back-to-back broadcasts from different roots with no
 // synchronisation in between.
+//
+// In shmpi a root buffer in the shared heap (here: any malloc'd block of 64
+// KiB or more) is read by the others straight out of the root's memory when
+// the message has 32 KiB or more (src/coll/intra.cpp, kDirectMin), so the
+// root must not return before they are done: the last part overwrites the
+// root's buffer at once after every broadcast, blocking and nonblocking,
+// receives into a strided type, and broadcasts from buffers outside the
+// heap (static storage) of the same sizes.
 #include "mpitest.h"
+
+enum { kDirectInts = 50021, kDirectRounds = 12 };
+static int outside_heap[kDirectInts];
+
+// Broadcasts kDirectInts ints from `root_buf` (root) into `recv` (others,
+// through a type of every other int when `strided`), the root overwriting
+// its buffer as soon as each call returns.
+static void direct_rounds(int* root_buf, int* recv, int strided, int nb) {
+  const int rank = mt_rank();
+  const int size = mt_size();
+  MPI_Datatype every_other;
+  MT_CHECK_MPI(MPI_Type_vector(kDirectInts, 1, 2, MPI_INT, &every_other));
+  MT_CHECK_MPI(MPI_Type_commit(&every_other));
+  for (int round = 0; round < kDirectRounds; ++round) {
+    const int root = round % size;
+    if (rank == root) {
+      for (int i = 0; i < kDirectInts; ++i) {
+        root_buf[i] = round * 1000003 + i;
+      }
+    } else {
+      for (int i = 0; i < 2 * kDirectInts; ++i) {
+        recv[i] = -1;
+      }
+    }
+    int* buf = rank == root ? root_buf : recv;
+    const int count = rank != root && strided ? 1 : kDirectInts;
+    const MPI_Datatype type = rank != root && strided ? every_other : MPI_INT;
+    if (nb) {
+      MPI_Request request;
+      MT_CHECK_MPI(
+          MPI_Ibcast(buf, count, type, root, MPI_COMM_WORLD, &request));
+      MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    } else {
+      MT_CHECK_MPI(MPI_Bcast(buf, count, type, root, MPI_COMM_WORLD));
+    }
+    if (rank == root) {
+      memset(root_buf, 0x7f, sizeof(int) * kDirectInts);  // at once
+      continue;
+    }
+    const int step = strided ? 2 : 1;
+    for (int i = 0; i < kDirectInts; ++i) {
+      MT_CHECK(recv[i * step] == round * 1000003 + i,
+               "round %d from root %d (%s, %s): [%d] = %d", round, root,
+               strided ? "strided" : "contiguous", nb ? "Ibcast" : "Bcast", i,
+               recv[i * step]);
+      if (strided) {
+        MT_CHECK(recv[i * 2 + 1] == -1, "the strided receive wrote a gap");
+      }
+    }
+  }
+  MT_CHECK_MPI(MPI_Type_free(&every_other));
+}
 
 // With a core per rank, 8193 to 65536 go in one round that readers copy
 // while the root writes it (8 KiB, 8 KiB, then doubling pieces: 8193 and
@@ -62,6 +122,16 @@ int main(int argc, char** argv) {
   }
   free(ints);
   free(doubles);
+
+  int* heap_buf = mt_malloc(sizeof(int) * kDirectInts);
+  int* recv = mt_malloc(sizeof(int) * 2 * kDirectInts);
+  for (int nb = 0; nb <= 1; ++nb) {
+    direct_rounds(heap_buf, recv, 0, nb);
+    direct_rounds(heap_buf, recv, 1, nb);
+    direct_rounds(outside_heap, recv, 1, nb);
+  }
+  free(recv);
+  free(heap_buf);
   free(buf);
   MPI_Finalize();
   return 0;
