@@ -59,7 +59,9 @@ bool streams(const Comm& c, std::size_t total) {
 // (the root's in, the readers' out), and a last round tells the root they
 // are done with its buffer. A root whose buffer is elsewhere says so, and
 // the rounds follow as before: one more synchronisation on a message that
-// takes at least a few microseconds to move.
+// takes at least a few microseconds to move. Alltoall(v) with blocks of
+// that size does the same when every member's send blocks are all in the
+// heap (each member then copies its blocks straight from the others').
 constexpr std::size_t kDirectMin = 32 * 1024;
 
 // Allgather(v) blocks of at most `most` bytes go in the small lane
@@ -78,6 +80,13 @@ std::size_t alltoall_piece(std::size_t most, std::size_t others) {
 }
 std::size_t piece_index(std::size_t of, std::size_t in) {
   return of < in ? of : of - 1;
+}
+
+// Word `i` of a member's descriptor (alltoallv's direct path).
+std::uint64_t read_word(const std::byte* area, std::size_t i) {
+  std::uint64_t word;
+  std::memcpy(&word, area + 8 * i, sizeof word);
+  return word;
 }
 
 // Allreduce: up to this many bytes read per member and round (data size
@@ -558,6 +567,47 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
     }
     co_return;
   }
+  if (most >= kDirectMin) {
+    // The descriptor round: whether every block this member sends is in the
+    // shared heap, and where.
+    co_await writable(c);
+    std::byte* descriptor = write_area(c, 8 * (members + 1));
+    std::uint64_t eligible = copy_own ? 1 : 0;  // in place: never
+    for (std::size_t j = 0; j < members; ++j) {
+      const Layout& block = send_blocks[j];
+      const std::uint64_t at =
+          heap_offset_of(block.base, block.bytes, block.map == nullptr);
+      std::memcpy(descriptor + 8 * (1 + j), &at, sizeof at);
+      if (j != me && block.bytes != 0 && at == kNotInHeap) {
+        eligible = 0;
+      }
+    }
+    std::memcpy(descriptor, &eligible, sizeof eligible);
+    publish(c);
+    co_await all_arrived(c);
+    bool direct = true;
+    for (int m = 0; m < c.size && direct; ++m) {
+      direct = read_word(data_of(c, m), 0) != 0;
+    }
+    if (direct) {
+      if (copy_own) {
+        datatype::copy(send_blocks[me], 0, own, 0, own.bytes);
+      }
+      for (std::size_t j = 0; j < members; ++j) {
+        const Layout& block = recv_blocks[j];
+        if (j != me && block.bytes != 0) {
+          const std::uint64_t at =
+              read_word(data_of(c, static_cast<int>(j)), 1 + me);
+          datatype::unpack(block, 0, heap_at(at), block.bytes);
+        }
+      }
+      // Everyone reads everyone's buffer: nobody returns before all are
+      // done.
+      arrive(c);
+      co_await all_arrived(c);
+      co_return;
+    }
+  }
   const std::size_t others = members - 1;
   const std::size_t piece = alltoall_piece(most, others);
   for (std::size_t at = 0; at < most; at += piece) {
@@ -879,9 +929,10 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
     }
     return true;
   }
-  // alltoallv's rounds for blocks of this size: only one of them here.
+  // alltoallv's rounds for blocks of this size: only one of them here, and
+  // not its direct path.
   const std::size_t piece = alltoall_piece(block, others);
-  if (block > piece) {
+  if (block > piece || block >= kDirectMin) {
     return false;
   }
   wait_for([&c] { return writable_now(c); });
