@@ -327,9 +327,63 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   if (unit.count == 0) {
     co_return;
   }
+  const auto members = static_cast<std::size_t>(c.size);
+  if (unit.count * size >= kDirectMin && c.size > 1) {
+    // The descriptor round: whether this member's send and receive buffers
+    // are both contiguous, distinct and in the shared heap, and where.
+    co_await writable(c);
+    const std::size_t bytes = unit.count * size;
+    const std::uint64_t words[3] = {
+        0, heap_offset_of(send.base, bytes, send.map == nullptr),
+        heap_offset_of(recv.base, bytes, recv.map == nullptr)};
+    std::uint64_t eligible = send.base != recv.base &&
+                             words[1] != kNotInHeap && words[2] != kNotInHeap;
+    std::byte* descriptor = write_area(c, sizeof words);
+    std::memcpy(descriptor, words, sizeof words);
+    std::memcpy(descriptor, &eligible, sizeof eligible);
+    publish(c);
+    co_await all_arrived(c);
+    for (int m = 0; m < c.size && eligible != 0; ++m) {
+      eligible = read_word(data_of(c, m), 0);
+    }
+    if (eligible != 0) {
+      // Member me folds part me straight from everyone's send buffer into
+      // its receive buffer, in fold()'s order; then everyone copies every
+      // other part straight from its owner's receive buffer.
+      const auto me = static_cast<std::size_t>(c.rank);
+      const std::size_t lo = unit.count * me / members;
+      const std::size_t hi = unit.count * (me + 1) / members;
+      // The descriptors are gone once the next round is published.
+      std::vector<const std::byte*> inputs(members);
+      std::vector<const std::byte*> results(members);
+      for (std::size_t m = 0; m < members; ++m) {
+        const std::byte* area = data_of(c, static_cast<int>(m));
+        inputs[m] = heap_at(read_word(area, 1));
+        results[m] = heap_at(read_word(area, 2));
+      }
+      std::byte* acc = recv.base + lo * size;
+      std::memcpy(acc, inputs[members - 1] + lo * size, (hi - lo) * size);
+      for (std::size_t m = members - 1; m-- > 0;) {
+        mpi::apply_op(op, unit.type, inputs[m] + lo * size, acc, hi - lo);
+      }
+      arrive(c);
+      co_await all_arrived(c);
+      for (std::size_t m = 0; m < members; ++m) {
+        const std::size_t mlo = unit.count * m / members;
+        const std::size_t mhi = unit.count * (m + 1) / members;
+        if (m != me && mhi > mlo) {
+          std::memcpy(recv.base + mlo * size, results[m] + mlo * size,
+                      (mhi - mlo) * size);
+        }
+      }
+      // Nobody's receive buffer may change before everyone has copied.
+      arrive(c);
+      co_await all_arrived(c);
+      co_return;
+    }
+  }
   const std::size_t per_round = units_per_round(unit.count, size);
   Accumulator acc(accumulator_bytes(recv, per_round * size));
-  const auto members = static_cast<std::size_t>(c.size);
   for (std::size_t first = 0; first < unit.count; first += per_round) {
     const std::size_t n = std::min(per_round, unit.count - first);
     co_await writable(c);
@@ -848,7 +902,7 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
                    const TypeArg& type, const OpArg& op, std::size_t count) {
   const Unit unit = unit_of(type, op, count);
   const std::size_t bytes = unit.count * unit.type.packed;
-  if (bytes > kBulk || recv.map != nullptr ||
+  if (bytes > kBulk || bytes >= kDirectMin || recv.map != nullptr ||
       !folds_all(bytes, static_cast<std::size_t>(c.size), unit.count)) {
     return false;  // not allreduce()'s one round that folds everything
   }
