@@ -336,8 +336,8 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     const std::uint64_t words[3] = {
         0, heap_offset_of(send.base, bytes, send.map == nullptr),
         heap_offset_of(recv.base, bytes, recv.map == nullptr)};
-    std::uint64_t eligible = send.base != recv.base &&
-                             words[1] != kNotInHeap && words[2] != kNotInHeap;
+    std::uint64_t eligible = send.base != recv.base && words[1] != kNotInHeap &&
+                             words[2] != kNotInHeap;
     std::byte* descriptor = write_area(c, sizeof words);
     std::memcpy(descriptor, words, sizeof words);
     std::memcpy(descriptor, &eligible, sizeof eligible);
