@@ -20,6 +20,41 @@ namespace shmpi::p2p {
 void Engine::begin_drain(Request& request, std::uint32_t sender,
                          std::uint32_t slot_index, std::uint64_t total_bytes) {
   RendezvousSlot& s = slot(sender, slot_index);
+  const std::uint64_t bytes = request.status.bytes;
+  if (s.source_heap_offset != kNoHeapOffset && bytes >= kSplitMin &&
+      request.layout.map == nullptr &&
+      segment_.in_heap(request.layout.base, bytes)) {
+    // Both buffers in the heap: the sender (blocked in its wait, usually)
+    // may copy the second half while we copy the first.
+    const std::uint64_t split = (bytes / 2 + 63) & ~std::uint64_t{63};
+    s.destination_heap_offset = segment_.offset_of(request.layout.base);
+    s.destination_bytes = bytes;
+    s.split_at = split;
+    // Release: publishes the destination fields (pairs with the acquire in
+    // publish_chunks()).
+    s.matched.store(kMatchedDirect, std::memory_order_release);
+    segment::wake_if_sleeping(control(sender));
+    const std::byte* source = segment_.at<std::byte>(s.source_heap_offset);
+    std::memcpy(request.layout.base, source, split);
+    std::uint64_t unclaimed = kNotDirect;
+    // acq_rel: the sender's claim and ours exclude each other.
+    if (s.direct_from.compare_exchange_strong(unclaimed, kReceiverCopying,
+                                              std::memory_order_acq_rel)) {
+      std::memcpy(request.layout.base + split, source + split, bytes - split);
+      s.done.store(1, std::memory_order_release);
+      segment::wake_if_sleeping(control(sender));
+      complete(request);
+      return;
+    }
+    // The sender copies the rest; drain_slot() sees direct_from == 0 (no
+    // chunks, all of it copied) and finishes.
+    request.rndv_sender = sender;
+    request.rndv_slot = slot_index;
+    request.rndv_consumed = 0;
+    request.rndv_total_bytes = total_bytes;
+    draining_.push_back(&request);
+    return;
+  }
   if (s.source_heap_offset != kNoHeapOffset) {
     // Release: tells the sender a receive owns the message (pairs with the
     // acquire in publish_chunks()); we copy straight from its buffer.

@@ -10,7 +10,10 @@
 // chunk_ids[k % kChunkWindow], written before `published` moves past k.
 // The receiver raises `matched` when a receive takes the message, advances
 // `consumed` as it copies, and raises `done` once it has every byte (or has
-// copied straight out of the sender's shared-heap buffer).
+// copied straight out of the sender's shared-heap buffer). When both
+// buffers are in the heap and the message is large, the two sides split
+// the one copy (split_at): a large ping-pong has both cores copying, as
+// the pipelined double copy through chunks had.
 //
 // Memory ordering: published (release, sender) pairs with the receiver's
 // acquire: chunk_ids and the chunks' data are visible. matched/done
@@ -36,6 +39,10 @@ inline constexpr std::uint32_t kMatched = 1;
 // Matched, and the receive buffer is in the shared heap: the sender copies
 // what it has not yet published straight into it.
 inline constexpr std::uint32_t kMatchedDirect = 2;
+// A split copy (split_at): the claims on direct_from.
+inline constexpr std::uint64_t kSplitMin = 256 * 1024;
+inline constexpr std::uint64_t kSenderCopying = kNotDirect - 1;
+inline constexpr std::uint64_t kReceiverCopying = kNotDirect - 2;
 
 struct RendezvousSlot {
   // Description line: written by the sender before the envelope is pushed
@@ -59,6 +66,10 @@ struct RendezvousSlot {
   std::atomic<std::uint64_t> consumed;
   std::uint64_t destination_heap_offset;
   std::uint64_t destination_bytes;
+  // Both buffers in the heap and at least kSplitCopyMin bytes: the receiver
+  // copies [0, split_at) and whoever claims direct_from first (CAS from
+  // kNotDirect) the rest; a sender that does stores 0 there when done.
+  std::uint64_t split_at;
 };
 static_assert(sizeof(RendezvousSlot) <= segment::kRendezvousSlotBytes,
               "layout.hpp reserves 1 KiB per slot");

@@ -340,7 +340,24 @@ bool Engine::start_rendezvous(Request& request) {
 bool Engine::publish_chunks(Request& request, bool wake) {
   RendezvousSlot& s = slot(config_.my_slot, request.slot_index);
   if (s.source_heap_offset != kNoHeapOffset) {
-    return false;  // the receiver copies straight from our buffer
+    // The receiver copies straight from our buffer; when its buffer is in
+    // the heap too, we may take the second half of that copy.
+    // Acquire: pairs with the receiver's release of the split fields.
+    if (s.matched.load(std::memory_order_acquire) != kMatchedDirect) {
+      return false;
+    }
+    std::uint64_t unclaimed = kNotDirect;
+    if (!s.direct_from.compare_exchange_strong(unclaimed, kSenderCopying,
+                                               std::memory_order_acq_rel)) {
+      return false;  // the receiver took it (or we already did)
+    }
+    std::memcpy(segment_.at<std::byte>(s.destination_heap_offset + s.split_at),
+                request.layout.base + s.split_at,
+                s.destination_bytes - s.split_at);
+    // Release: our copy is visible before the receiver completes.
+    s.direct_from.store(0, std::memory_order_release);
+    segment::wake_if_sleeping(control(request.peer_slot));
+    return true;
   }
   shm_queues::ChunkPoolShared& target = pool(request.peer_slot);
   Peer& to = peer(request.peer_slot);

@@ -12,7 +12,9 @@
 //
 // Both modes then check, between ranks 0 and 1 (the others pair up too):
 // messages of 64 KiB-1 MiB+7 from the start and the middle of large blocks,
-// blocking and nonblocking, sent while unexpected and while posted; sends of
+// blocking and nonblocking, sent while unexpected and while posted; copies
+// of 256 KiB and more split between a waiting or a busy sender and the
+// receiver; sends of
 // up to 64 KiB that complete before any receive is posted (head to head);
 // realloc growing and shrinking with contents kept; calloc zeroing a reused
 // block; the aligned allocators; malloc_usable_size; four threads
@@ -120,6 +122,52 @@ static void exchange(int rank, int partner) {
       MT_CHECK_GUARD(recv + offset, n, "a large message");
       // The send buffer may be reused at once.
       memset(send + offset, 0, n);
+    }
+  }
+  free(recv);
+  free(send);
+}
+
+// Messages of 256 KiB and more between two heap buffers are copied half by
+// the receiver and half by whichever side claims the rest first: the
+// sender when it waits, the receiver when the sender is busy elsewhere.
+static void split_copies(int rank, int partner) {
+  static const size_t kSizes[] = {262144, 262144 + 65, (2u << 20) + 3};
+  char* send = malloc((2u << 20) + 64);
+  char* recv = malloc((2u << 20) + 64 + MT_GUARD_LEN);
+  MT_ASSERT(send != NULL && recv != NULL);
+  for (size_t i = 0; i < sizeof kSizes / sizeof kSizes[0]; ++i) {
+    for (int busy_sender = 0; busy_sender < 2; ++busy_sender) {
+      const size_t n = kSizes[i];
+      const int sender = (int)(i + (size_t)busy_sender) % 2 == 0
+                             ? (rank < partner ? rank : partner)
+                             : (rank < partner ? partner : rank);
+      const uint32_t seed =
+          mt_seed((uint32_t)sender, (uint32_t)i, (uint32_t)busy_sender, 17);
+      if (rank == sender) {
+        mt_fill(send, n, seed);
+        MPI_Request request;
+        MT_CHECK_MPI(MPI_Isend(send, (int)n, MPI_BYTE, partner, 4,
+                               MPI_COMM_WORLD, &request));
+        if (busy_sender) {
+          mt_sleep_ms(20);  // no MPI call: the receiver copies it all
+        }
+        MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+        memset(send, 0, n);
+      } else {
+        mt_fill_guard(recv + 1, n);
+        MPI_Status status;
+        int got = 0;
+        MT_CHECK_MPI(MPI_Recv(recv + 1, (int)n, MPI_BYTE, partner, 4,
+                              MPI_COMM_WORLD, &status));
+        MT_CHECK_MPI(MPI_Get_count(&status, MPI_BYTE, &got));
+        MT_CHECK((size_t)got == n, "got %d bytes of %zu", got, n);
+        MT_CHECK_PATTERN(recv + 1, n, seed, "a split copy");
+        MT_CHECK_GUARD(recv + 1, n, "a split copy");
+      }
+      MT_CHECK_MPI(MPI_Sendrecv(NULL, 0, MPI_BYTE, partner, 5, NULL, 0,
+                                MPI_BYTE, partner, 5, MPI_COMM_WORLD,
+                                MPI_STATUS_IGNORE));
     }
   }
   free(recv);
@@ -286,6 +334,7 @@ int main(int argc, char** argv) {
   const int partner = rank ^ 1;
   if (partner < size) {
     exchange(rank, partner);
+    split_copies(rank, partner);
     head_to_head(rank, partner);
   }
   allocator_contract();
