@@ -63,6 +63,12 @@ bool streams(const Comm& c, std::size_t total) {
 // that size does the same when every member's send blocks are all in the
 // heap (each member then copies its blocks straight from the others').
 constexpr std::size_t kDirectMin = 32 * 1024;
+// From this size, a broadcast between two members with a core each whose
+// buffers are both in the heap splits the one copy between them.
+constexpr std::size_t kSplitBcastMin = 256 * 1024;
+std::size_t split_point(std::size_t total) {
+  return (total / 2 + 63) & ~std::size_t{63};
+}
 
 // Allgather(v) blocks of at most `most` bytes go in the small lane
 // (rounds.hpp) when members have cores of their own: one round in which
@@ -228,25 +234,45 @@ Task bcast(Comm& c, Layout data, int root) {
     co_return;
   }
   if (total >= kDirectMin) {
-    // The descriptor round: where the root's buffer is, if in the heap.
-    std::uint64_t offset = kNotInHeap;
+    // The descriptor round: where every member's buffer is, if in the heap.
+    const std::uint64_t own =
+        heap_offset_of(data.base, total, data.map == nullptr);
+    co_await writable_for(c, sizeof own);
+    std::memcpy(write_area(c, sizeof own), &own, sizeof own);
+    std::uint64_t offset = own;  // the root's
     if (c.rank == root) {
-      offset = heap_offset_of(data.base, total, data.map == nullptr);
-      co_await writable_for(c, sizeof offset);
-      std::memcpy(write_area(c, sizeof offset), &offset, sizeof offset);
       publish(c, true);
     } else {
       publish(c);
       co_await arrival(c, root);
-      std::memcpy(&offset, data_of(c, root), sizeof offset);
+      offset = read_word(data_of(c, root), 0);
     }
     if (offset != kNotInHeap) {
-      if (c.rank != root) {
-        datatype::unpack(data, 0, heap_at(offset), total);
+      // Two members with a core each and both buffers in the heap: the
+      // root copies the second half into the reader's buffer while the
+      // reader copies the first out of the root's. Both know: the reader
+      // its own word, the root the reader's.
+      const int other = 1 - c.rank;
+      bool split = c.size == 2 && total >= kSplitBcastMin &&
+                   core_per_member(c) && own != kNotInHeap;
+      if (split && c.rank == root) {
+        co_await arrival(c, other);
+        const std::uint64_t into = read_word(data_of(c, other), 0);
+        split = into != kNotInHeap;
+        if (split) {
+          const std::size_t half = split_point(total);
+          std::memcpy(heap_at_mutable(into) + half, data.base + half,
+                      total - half);
+        }
       }
-      // Done with the root's buffer: it may return once everyone is.
+      if (c.rank != root) {
+        datatype::unpack(data, 0, heap_at(offset),
+                         split ? split_point(total) : total);
+      }
+      // Done with the root's buffer (and, split, with the reader's): each
+      // side may return once the other is.
       arrive(c);
-      if (c.rank == root) {
+      if (c.rank == root || split) {
         co_await all_arrived(c);
       }
       co_return;

@@ -326,4 +326,8 @@ const std::byte* heap_at(std::uint64_t offset) {
   return segment_of().at<std::byte>(offset);
 }
 
+std::byte* heap_at_mutable(std::uint64_t offset) {
+  return segment_of().at<std::byte>(offset);
+}
+
 }  // namespace shmpi::coll

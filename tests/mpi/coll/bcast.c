@@ -13,10 +13,12 @@
 // root must not return before they are done: the last part overwrites the
 // root's buffer at once after every broadcast, blocking and nonblocking,
 // receives into a strided type, and broadcasts from buffers outside the
-// heap (static storage) of the same sizes.
+// heap (static storage) of the same sizes. At two ranks, 280 KiB between
+// two heap buffers is split: the root copies the second half into the
+// reader's buffer (kSplitBcastMin).
 #include "mpitest.h"
 
-enum { kDirectInts = 50021, kDirectRounds = 12 };
+enum { kDirectInts = 70001, kDirectRounds = 12 };
 static int outside_heap[kDirectInts];
 
 // Broadcasts kDirectInts ints from `root_buf` (root) into `recv` (others,
