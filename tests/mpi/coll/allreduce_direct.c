@@ -16,6 +16,26 @@
 // as each call returns.
 #include "mpitest.h"
 
+// The buffers that may be read in place: malloc'd, or with the argument
+// "alloc_mem" from MPI_Alloc_mem (the shared heap in every shmpi build,
+// sanitizer builds included, whose allocator is their own).
+static int use_alloc_mem;
+static void* heap_buffer(size_t bytes) {
+  if (!use_alloc_mem) {
+    return mt_malloc(bytes);
+  }
+  void* p = NULL;
+  MT_CHECK_MPI(MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &p));
+  return p;
+}
+static void free_heap_buffer(void* p) {
+  if (use_alloc_mem) {
+    MT_CHECK_MPI(MPI_Free_mem(p));
+  } else {
+    free(p);
+  }
+}
+
 enum { kUnits = 4099, kRounds = 9 };  // 4099 * 16 bytes: 64 KiB and more
 static unsigned outside_heap[kUnits * 4];
 
@@ -48,6 +68,7 @@ static void matrix_of(int rank, int round, int unit, unsigned* m) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  use_alloc_mem = argc > 1 && strcmp(argv[1], "alloc_mem") == 0;
   const int rank = mt_rank();
   const int size = mt_size();
   MPI_Datatype matrix;
@@ -55,8 +76,8 @@ int main(int argc, char** argv) {
   MT_CHECK_MPI(MPI_Type_contiguous(4, MPI_UNSIGNED, &matrix));
   MT_CHECK_MPI(MPI_Type_commit(&matrix));
   MT_CHECK_MPI(MPI_Op_create(matmul_op, 0, &op));
-  unsigned* send = mt_malloc(sizeof(unsigned) * 4 * kUnits);
-  unsigned* heap_recv = mt_malloc(sizeof(unsigned) * 4 * kUnits);
+  unsigned* send = heap_buffer(sizeof(unsigned) * 4 * kUnits);
+  unsigned* heap_recv = heap_buffer(sizeof(unsigned) * 4 * kUnits);
   for (int round = 0; round < kRounds; ++round) {
     const int kind = round % 3;  // 0 all heap, 1 rank 1 static, 2 in place
     unsigned* recv = kind == 1 && rank == 1 ? outside_heap : heap_recv;
@@ -95,8 +116,8 @@ int main(int argc, char** argv) {
                want[3]);
     }
   }
-  free(heap_recv);
-  free(send);
+  free_heap_buffer(heap_recv);
+  free_heap_buffer(send);
   MT_CHECK_MPI(MPI_Op_free(&op));
   MT_CHECK_MPI(MPI_Type_free(&matrix));
   MPI_Finalize();
