@@ -131,10 +131,21 @@ static void exchange(int rank, int partner) {
 // Messages of 256 KiB and more between two heap buffers are copied half by
 // the receiver and half by whichever side claims the rest first: the
 // sender when it waits, the receiver when the sender is busy elsewhere.
-static void split_copies(int rank, int partner) {
+static void split_copies(int rank, int partner, int alloc_mem) {
   static const size_t kSizes[] = {262144, 262144 + 65, (2u << 20) + 3};
-  char* send = malloc((2u << 20) + 64);
-  char* recv = malloc((2u << 20) + 64 + MT_GUARD_LEN);
+  const size_t send_bytes = (2u << 20) + 64;
+  const size_t recv_bytes = (2u << 20) + 64 + MT_GUARD_LEN;
+  char* send = NULL;
+  char* recv = NULL;
+  if (alloc_mem) {  // the shared heap in sanitizer builds too
+    MT_CHECK_MPI(
+        MPI_Alloc_mem((MPI_Aint)send_bytes, MPI_INFO_NULL, (void*)&send));
+    MT_CHECK_MPI(
+        MPI_Alloc_mem((MPI_Aint)recv_bytes, MPI_INFO_NULL, (void*)&recv));
+  } else {
+    send = malloc(send_bytes);
+    recv = malloc(recv_bytes);
+  }
   MT_ASSERT(send != NULL && recv != NULL);
   for (size_t i = 0; i < sizeof kSizes / sizeof kSizes[0]; ++i) {
     for (int busy_sender = 0; busy_sender < 2; ++busy_sender) {
@@ -170,8 +181,13 @@ static void split_copies(int rank, int partner) {
                                 MPI_STATUS_IGNORE));
     }
   }
-  free(recv);
-  free(send);
+  if (alloc_mem) {
+    MT_CHECK_MPI(MPI_Free_mem(recv));
+    MT_CHECK_MPI(MPI_Free_mem(send));
+  } else {
+    free(recv);
+    free(send);
+  }
 }
 
 // Head to head: both partners send first, so each send of up to 64 KiB
@@ -338,7 +354,8 @@ int main(int argc, char** argv) {
   const int partner = rank ^ 1;
   if (partner < size) {
     exchange(rank, partner);
-    split_copies(rank, partner);
+    split_copies(rank, partner, 0);
+    split_copies(rank, partner, 1);
     head_to_head(rank, partner);
   }
   allocator_contract();
