@@ -640,7 +640,7 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
   }
   // The own block (in place, send and receive blocks are the same bytes).
   const Layout& own = recv_blocks[me];
-  const bool copy_own = send_blocks[me].base != own.base;
+  bool copy_own = send_blocks[me].base != own.base;
   if (most == 0 || c.size == 1) {
     if (copy_own) {
       datatype::copy(send_blocks[me], 0, own, 0, own.bytes);
@@ -664,15 +664,17 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
     }
     std::memcpy(descriptor, &eligible, sizeof eligible);
     publish(c);
+    // The own block while the others publish, whichever way this goes.
+    if (copy_own) {
+      datatype::copy(send_blocks[me], 0, own, 0, own.bytes);
+      copy_own = false;
+    }
     co_await all_arrived(c);
     bool direct = true;
     for (int m = 0; m < c.size && direct; ++m) {
       direct = read_word(data_of(c, m), 0) != 0;
     }
     if (direct) {
-      if (copy_own) {
-        datatype::copy(send_blocks[me], 0, own, 0, own.bytes);
-      }
       for (std::size_t j = 0; j < members; ++j) {
         const Layout& block = recv_blocks[j];
         if (j != me && block.bytes != 0) {
