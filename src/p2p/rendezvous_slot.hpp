@@ -66,7 +66,7 @@ struct RendezvousSlot {
   std::atomic<std::uint64_t> consumed;
   std::uint64_t destination_heap_offset;
   std::uint64_t destination_bytes;
-  // Both buffers in the heap and at least kSplitCopyMin bytes: the receiver
+  // Both buffers in the heap and at least kSplitMin bytes: the receiver
   // copies [0, split_at) and whoever claims direct_from first (CAS from
   // kNotDirect) the rest; a sender that does stores 0 there when done.
   std::uint64_t split_at;

@@ -219,6 +219,27 @@ static inline void* mt_malloc(size_t len) {
   return p;
 }
 
+// A buffer from malloc, or from MPI_Alloc_mem when `alloc_mem` (in shmpi
+// both may be the shared heap; MPI_Alloc_mem's is, in every build), and
+// its release.
+static inline void* mt_alloc(size_t len, int alloc_mem) {
+  if (!alloc_mem) {
+    return mt_malloc(len);
+  }
+  void* p = NULL;
+  const int rc =
+      MPI_Alloc_mem((MPI_Aint)(len == 0 ? 1 : len), MPI_INFO_NULL, &p);
+  MT_CHECK(rc == MPI_SUCCESS && p != NULL, "MPI_Alloc_mem(%zu) failed", len);
+  return p;
+}
+static inline void mt_free(void* p, int alloc_mem) {
+  if (alloc_mem) {
+    MPI_Free_mem(p);
+  } else {
+    free(p);
+  }
+}
+
 // ---- bad-input harness (tests/mpi/errors) ----
 //
 // A bad-input program runs in one of two modes. Without arguments every rank

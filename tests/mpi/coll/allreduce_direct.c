@@ -16,25 +16,10 @@
 // as each call returns.
 #include "mpitest.h"
 
-// The buffers that may be read in place: malloc'd, or with the argument
-// "alloc_mem" from MPI_Alloc_mem (the shared heap in every shmpi build,
-// sanitizer builds included, whose allocator is their own).
+// The buffers that may be read in place come from malloc, or with the
+// argument "alloc_mem" from MPI_Alloc_mem (the shared heap in every shmpi
+// build, sanitizer builds included, whose allocator is their own).
 static int use_alloc_mem;
-static void* heap_buffer(size_t bytes) {
-  if (!use_alloc_mem) {
-    return mt_malloc(bytes);
-  }
-  void* p = NULL;
-  MT_CHECK_MPI(MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &p));
-  return p;
-}
-static void free_heap_buffer(void* p) {
-  if (use_alloc_mem) {
-    MT_CHECK_MPI(MPI_Free_mem(p));
-  } else {
-    free(p);
-  }
-}
 
 enum { kUnits = 4099, kRounds = 9 };  // 4099 * 16 bytes: 64 KiB and more
 static unsigned outside_heap[kUnits * 4];
@@ -76,8 +61,8 @@ int main(int argc, char** argv) {
   MT_CHECK_MPI(MPI_Type_contiguous(4, MPI_UNSIGNED, &matrix));
   MT_CHECK_MPI(MPI_Type_commit(&matrix));
   MT_CHECK_MPI(MPI_Op_create(matmul_op, 0, &op));
-  unsigned* send = heap_buffer(sizeof(unsigned) * 4 * kUnits);
-  unsigned* heap_recv = heap_buffer(sizeof(unsigned) * 4 * kUnits);
+  unsigned* send = mt_alloc(sizeof(unsigned) * 4 * kUnits, use_alloc_mem);
+  unsigned* heap_recv = mt_alloc(sizeof(unsigned) * 4 * kUnits, use_alloc_mem);
   for (int round = 0; round < kRounds; ++round) {
     const int kind = round % 3;  // 0 all heap, 1 rank 1 static, 2 in place
     unsigned* recv = kind == 1 && rank == 1 ? outside_heap : heap_recv;
@@ -116,8 +101,8 @@ int main(int argc, char** argv) {
                want[3]);
     }
   }
-  free_heap_buffer(heap_recv);
-  free_heap_buffer(send);
+  mt_free(heap_recv, use_alloc_mem);
+  mt_free(send, use_alloc_mem);
   MT_CHECK_MPI(MPI_Op_free(&op));
   MT_CHECK_MPI(MPI_Type_free(&matrix));
   MPI_Finalize();

@@ -14,25 +14,10 @@
 // a strided type.
 #include "mpitest.h"
 
-// The buffers that may be read in place: malloc'd, or with the argument
-// "alloc_mem" from MPI_Alloc_mem (the shared heap in every shmpi build,
-// sanitizer builds included, whose allocator is their own).
+// The buffers that may be read in place come from malloc, or with the
+// argument "alloc_mem" from MPI_Alloc_mem (the shared heap in every shmpi
+// build, sanitizer builds included, whose allocator is their own).
 static int use_alloc_mem;
-static void* heap_buffer(size_t bytes) {
-  if (!use_alloc_mem) {
-    return mt_malloc(bytes);
-  }
-  void* p = NULL;
-  MT_CHECK_MPI(MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &p));
-  return p;
-}
-static void free_heap_buffer(void* p) {
-  if (use_alloc_mem) {
-    MT_CHECK_MPI(MPI_Free_mem(p));
-  } else {
-    free(p);
-  }
-}
 
 enum { kInts = 9001, kMaxRanks = 8, kRounds = 9 };
 static int outside_heap[kMaxRanks * kInts * 2];
@@ -48,8 +33,8 @@ int main(int argc, char** argv) {
   const int size = mt_size();
   MT_CHECK(size <= kMaxRanks, "at most %d ranks", kMaxRanks);
   const size_t total = (size_t)size * kInts;
-  int* heap_send = heap_buffer(sizeof(int) * total * 2);
-  int* recv = heap_buffer(sizeof(int) * total * 2);
+  int* heap_send = mt_alloc(sizeof(int) * total * 2, use_alloc_mem);
+  int* recv = mt_alloc(sizeof(int) * total * 2, use_alloc_mem);
   MPI_Datatype every_other, every_other_block;
   MT_CHECK_MPI(MPI_Type_vector(kInts, 1, 2, MPI_INT, &every_other));
   MT_CHECK_MPI(MPI_Type_create_resized(
@@ -100,8 +85,8 @@ int main(int argc, char** argv) {
   }
   MT_CHECK_MPI(MPI_Type_free(&every_other_block));
   MT_CHECK_MPI(MPI_Type_free(&every_other));
-  free_heap_buffer(recv);
-  free_heap_buffer(heap_send);
+  mt_free(recv, use_alloc_mem);
+  mt_free(heap_send, use_alloc_mem);
   MPI_Finalize();
   return 0;
 }

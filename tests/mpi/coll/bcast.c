@@ -135,18 +135,14 @@ int main(int argc, char** argv) {
   free(recv);
   free(heap_buf);
   // The same from MPI_Alloc_mem (the shared heap in sanitizer builds too).
-  int* am_root = NULL;
-  int* am_recv = NULL;
-  MT_CHECK_MPI(MPI_Alloc_mem((MPI_Aint)(sizeof(int) * kDirectInts),
-                             MPI_INFO_NULL, &am_root));
-  MT_CHECK_MPI(MPI_Alloc_mem((MPI_Aint)(sizeof(int) * 2 * kDirectInts),
-                             MPI_INFO_NULL, &am_recv));
+  int* am_root = mt_alloc(sizeof(int) * kDirectInts, 1);
+  int* am_recv = mt_alloc(sizeof(int) * 2 * kDirectInts, 1);
   for (int nb = 0; nb <= 1; ++nb) {
     direct_rounds(am_root, am_recv, 0, nb);
     direct_rounds(am_root, am_recv, 1, nb);
   }
-  MT_CHECK_MPI(MPI_Free_mem(am_recv));
-  MT_CHECK_MPI(MPI_Free_mem(am_root));
+  mt_free(am_recv, 1);
+  mt_free(am_root, 1);
   free(buf);
   MPI_Finalize();
   return 0;

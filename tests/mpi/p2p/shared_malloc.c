@@ -135,17 +135,9 @@ static void split_copies(int rank, int partner, int alloc_mem) {
   static const size_t kSizes[] = {262144, 262144 + 65, (2u << 20) + 3};
   const size_t send_bytes = (2u << 20) + 64;
   const size_t recv_bytes = (2u << 20) + 64 + MT_GUARD_LEN;
-  char* send = NULL;
-  char* recv = NULL;
-  if (alloc_mem) {  // the shared heap in sanitizer builds too
-    MT_CHECK_MPI(
-        MPI_Alloc_mem((MPI_Aint)send_bytes, MPI_INFO_NULL, (void*)&send));
-    MT_CHECK_MPI(
-        MPI_Alloc_mem((MPI_Aint)recv_bytes, MPI_INFO_NULL, (void*)&recv));
-  } else {
-    send = malloc(send_bytes);
-    recv = malloc(recv_bytes);
-  }
+  // MPI_Alloc_mem's buffers are in the shared heap in sanitizer builds too.
+  char* send = mt_alloc(send_bytes, alloc_mem);
+  char* recv = mt_alloc(recv_bytes, alloc_mem);
   MT_ASSERT(send != NULL && recv != NULL);
   for (size_t i = 0; i < sizeof kSizes / sizeof kSizes[0]; ++i) {
     for (int busy_sender = 0; busy_sender < 2; ++busy_sender) {
@@ -181,13 +173,8 @@ static void split_copies(int rank, int partner, int alloc_mem) {
                                 MPI_STATUS_IGNORE));
     }
   }
-  if (alloc_mem) {
-    MT_CHECK_MPI(MPI_Free_mem(recv));
-    MT_CHECK_MPI(MPI_Free_mem(send));
-  } else {
-    free(recv);
-    free(send);
-  }
+  mt_free(recv, alloc_mem);
+  mt_free(send, alloc_mem);
 }
 
 // Head to head: both partners send first, so each send of up to 64 KiB
