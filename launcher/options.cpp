@@ -118,7 +118,7 @@ std::string usage_text() {
          "(K, M, G:\n"
          "                          powers of 1024; default: "
          "SHMPI_HEAP_SIZE, else\n"
-         "                          256M)\n"
+         "                          1G)\n"
          "  --help                  show this text\n"
          "environment:\n"
          "  SHMPI_HEAP_SIZE=SIZE    the default of --heap-size\n"

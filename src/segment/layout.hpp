@@ -54,7 +54,9 @@ struct SegmentConfig {
   std::uint32_t chunks_per_rank = 32;  // staging chunks per receiver (<= 64)
   std::uint32_t rendezvous_slots = 64;  // in-segment large-send slots per rank
   std::uint64_t scratch_bytes = 0;      // 0: computed from capacity
-  std::uint64_t heap_bytes = 256ULL << 20;  // shared heap (sparse until used)
+  // Shared heap, sparse until used: MPI_Alloc_mem, collective buffers and
+  // large malloc'd blocks (src/shared_malloc), so it is generous.
+  std::uint64_t heap_bytes = 1ULL << 30;
 };
 
 struct SegmentLayout {
