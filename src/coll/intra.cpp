@@ -261,8 +261,7 @@ Task bcast(Comm& c, Layout data, int root) {
         split = into != kNotInHeap;
         if (split) {
           const std::size_t half = split_point(total);
-          std::memcpy(heap_at_mutable(into) + half, data.base + half,
-                      total - half);
+          std::memcpy(heap_at(into) + half, data.base + half, total - half);
         }
       }
       if (c.rank != root) {
@@ -359,14 +358,14 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     // are both contiguous, distinct and in the shared heap, and where.
     co_await writable(c);
     const std::size_t bytes = unit.count * size;
-    const std::uint64_t words[3] = {
-        0, heap_offset_of(send.base, bytes, send.map == nullptr),
-        heap_offset_of(recv.base, bytes, recv.map == nullptr)};
-    std::uint64_t eligible = send.base != recv.base && words[1] != kNotInHeap &&
-                             words[2] != kNotInHeap;
-    std::byte* descriptor = write_area(c, sizeof words);
-    std::memcpy(descriptor, words, sizeof words);
-    std::memcpy(descriptor, &eligible, sizeof eligible);
+    const std::uint64_t from =
+        heap_offset_of(send.base, bytes, send.map == nullptr);
+    const std::uint64_t into =
+        heap_offset_of(recv.base, bytes, recv.map == nullptr);
+    std::uint64_t eligible =
+        send.base != recv.base && from != kNotInHeap && into != kNotInHeap;
+    const std::uint64_t words[3] = {eligible, from, into};
+    std::memcpy(write_area(c, sizeof words), words, sizeof words);
     publish(c);
     co_await all_arrived(c);
     for (int m = 0; m < c.size && eligible != 0; ++m) {

@@ -322,11 +322,7 @@ std::uint64_t heap_offset_of(const void* base, std::size_t bytes,
                                                     : kNotInHeap;
 }
 
-const std::byte* heap_at(std::uint64_t offset) {
-  return segment_of().at<std::byte>(offset);
-}
-
-std::byte* heap_at_mutable(std::uint64_t offset) {
+std::byte* heap_at(std::uint64_t offset) {
   return segment_of().at<std::byte>(offset);
 }
 

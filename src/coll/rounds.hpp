@@ -128,7 +128,6 @@ inline constexpr std::uint64_t kNotInHeap = ~std::uint64_t{0};
 std::uint64_t heap_offset_of(const void* base, std::size_t bytes,
                              bool contiguous);
 // A member's buffer by the offset it published.
-const std::byte* heap_at(std::uint64_t offset);
-std::byte* heap_at_mutable(std::uint64_t offset);
+std::byte* heap_at(std::uint64_t offset);
 
 }  // namespace shmpi::coll

@@ -12,27 +12,13 @@
 #include <vector>
 
 #include "segment/segment.hpp"
+#include "support/small_segment.hpp"
 #include "support/test_env.hpp"
 
 namespace shmpi::segment {
 namespace {
 
-Segment segment_with_heap(std::uint64_t heap_bytes) {
-  SegmentConfig config;
-  config.nranks = 2;
-  config.capacity = 2;
-  config.ring_cells = 8;
-  config.chunk_bytes = 4096;
-  config.chunks_per_rank = 1;
-  config.rendezvous_slots = 1;
-  config.heap_bytes = heap_bytes;
-  auto created = Segment::create(config, 0);
-  if (!created) {
-    ADD_FAILURE() << created.error().what;
-    std::abort();
-  }
-  return std::move(created).value();
-}
+using test::segment_with_heap;
 
 bool aligned64(const void* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % 64 == 0;

@@ -14,33 +14,17 @@
 
 #include "segment/segment.hpp"
 #include "segment/shared_heap.hpp"
+#include "support/small_segment.hpp"
 
 namespace shmpi::shared_malloc {
 namespace {
 
 constexpr std::uint64_t kHeapBytes = 8 << 20;
 
-segment::Segment make_segment() {
-  segment::SegmentConfig config;
-  config.nranks = 2;
-  config.capacity = 2;
-  config.ring_cells = 8;
-  config.chunk_bytes = 4096;
-  config.chunks_per_rank = 1;
-  config.rendezvous_slots = 1;
-  config.heap_bytes = kHeapBytes;
-  auto created = segment::Segment::create(config, 0);
-  if (!created) {
-    ADD_FAILURE() << created.error().what;
-    std::abort();
-  }
-  return std::move(created).value();
-}
-
 // One segment for the whole binary: enable() is process-wide and final.
 segment::Segment& shared_segment() {
   static segment::Segment segment = [] {
-    segment::Segment s = make_segment();
+    segment::Segment s = test::segment_with_heap(kHeapBytes);
     const segment::SegmentLayout& layout = s.layout();
     enable(&s.heap(), s.base() + layout.heap_offset, layout.heap_bytes,
            layout.heap_bytes / 4);
