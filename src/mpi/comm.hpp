@@ -85,6 +85,10 @@ Comm* make_intracomm(const Comm& parent, const SplitResult& result);
 
 // Local teardown: releases the context ID, the block and the reserve.
 void destroy_comm(Comm* comm);
+// Frees a communicator's NUMA sub-communicators (destroy_comm does it for
+// the communicators it frees; MPI_Finalize for the predefined ones, which
+// are never freed), so they may be made again.
+void destroy_numa_subcomms(Comm& comm);
 
 // MPI_Comm_dup's core for intracommunicators (no attributes copied).
 int dup_intracomm(Comm& parent, Comm** out, const char** why);

@@ -861,14 +861,22 @@ void destroy_comm(Comm* comm) {
   // intracommunicator both are the same ID.
   arbiter().release(comm->recv_context_id);
   // Derived IDs (L and YY fields) release nothing.
-  for (Comm** derived :
-       {&comm->local_comm, &comm->intranode, &comm->internode}) {
-    if (*derived != nullptr) {
-      destroy_comm(*derived);
-      *derived = nullptr;
+  if (comm->local_comm != nullptr) {
+    destroy_comm(comm->local_comm);
+    comm->local_comm = nullptr;
+  }
+  destroy_numa_subcomms(*comm);
+  state().comms.destroy(comm);
+}
+
+void destroy_numa_subcomms(Comm& comm) {
+  for (Comm** sub : {&comm.intranode, &comm.internode}) {
+    if (*sub != nullptr) {
+      destroy_comm(*sub);
+      *sub = nullptr;
     }
   }
-  state().comms.destroy(comm);
+  comm.subcomms_made = false;
 }
 
 }  // namespace shmpi::mpi

@@ -107,6 +107,12 @@ extern "C" int PMPI_Finalize(void) noexcept {
                 static_cast<int>(done.error().what.size()),
                 done.error().what.data());
   }
+  // After finalize's barrier, so no member still reads their blocks: the
+  // sub-communicators the hierarchical collectives made of WORLD and SELF
+  // give back their context IDs and blocks, and nothing of them is left
+  // for a leak checker to report.
+  destroy_numa_subcomms(state().world);
+  destroy_numa_subcomms(state().self);
   return attributes_rc;
 }
 SHMPI_PMPI_ALIAS(MPI_Finalize);
