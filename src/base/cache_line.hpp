@@ -18,4 +18,10 @@ constexpr std::size_t align_up(std::size_t value, std::size_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+// Where a copy of `bytes` split between two copiers divides: the middle,
+// rounded up to a cache line, so the two never write the same line.
+constexpr std::size_t line_aligned_half(std::size_t bytes) {
+  return align_up(bytes / 2, kCacheLineSize);
+}
+
 }  // namespace shmpi

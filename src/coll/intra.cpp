@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "base/cache_line.hpp"
 #include "coll/numa.hpp"
 #include "coll/rounds.hpp"
 #include "p2p/engine.hpp"
@@ -34,7 +35,7 @@ std::size_t bcast_round_bytes(const Comm& c, std::size_t total) {
   if (total <= kBulk || !core_per_member(c)) {
     return round_bytes(total);
   }
-  return total > 2 * kBulk ? kBulk : (total / 2 + 63) & ~std::size_t{63};
+  return total > 2 * kBulk ? kBulk : line_aligned_half(total);
 }
 
 // A bcast that fits one bulk round is streamed (rounds.hpp:
@@ -63,12 +64,16 @@ bool streams(const Comm& c, std::size_t total) {
 // that size does the same when every member's send blocks are all in the
 // heap (each member then copies its blocks straight from the others').
 constexpr std::size_t kDirectMin = 32 * 1024;
+// Whether a call moving `bytes` (a broadcast's message, an allreduce's
+// vector, an alltoall's largest block) begins with the descriptor round.
+// The blocking one-round paths (bcast_now, allreduce_now, alltoall_now)
+// have none, so they leave such calls to the coroutines.
+constexpr bool descriptor_round(std::size_t bytes) {
+  return bytes >= kDirectMin;
+}
 // From this size, a broadcast between two members with a core each whose
 // buffers are both in the heap splits the one copy between them.
 constexpr std::size_t kSplitBcastMin = 256 * 1024;
-std::size_t split_point(std::size_t total) {
-  return (total / 2 + 63) & ~std::size_t{63};
-}
 
 // Allgather(v) blocks of at most `most` bytes go in the small lane
 // (rounds.hpp) when members have cores of their own: one round in which
@@ -233,7 +238,7 @@ Task bcast(Comm& c, Layout data, int root) {
   if (total == 0 || c.size == 1) {
     co_return;
   }
-  if (total >= kDirectMin) {
+  if (descriptor_round(total)) {
     // The descriptor round: where every member's buffer is, if in the heap.
     const std::uint64_t own =
         heap_offset_of(data.base, total, data.map == nullptr);
@@ -260,13 +265,13 @@ Task bcast(Comm& c, Layout data, int root) {
         const std::uint64_t into = read_word(data_of(c, other), 0);
         split = into != kNotInHeap;
         if (split) {
-          const std::size_t half = split_point(total);
+          const std::size_t half = line_aligned_half(total);
           std::memcpy(heap_at(into) + half, data.base + half, total - half);
         }
       }
       if (c.rank != root) {
         datatype::unpack(data, 0, heap_at(offset),
-                         split ? split_point(total) : total);
+                         split ? line_aligned_half(total) : total);
       }
       // Done with the root's buffer (and, split, with the reader's): each
       // side may return once the other is.
@@ -353,7 +358,7 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     co_return;
   }
   const auto members = static_cast<std::size_t>(c.size);
-  if (unit.count * size >= kDirectMin && c.size > 1) {
+  if (descriptor_round(unit.count * size) && c.size > 1) {
     // The descriptor round: whether this member's send and receive buffers
     // are both contiguous, distinct and in the shared heap, and where.
     co_await writable(c);
@@ -646,7 +651,7 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
     }
     co_return;
   }
-  if (most >= kDirectMin) {
+  if (descriptor_round(most)) {
     // The descriptor round: whether every block this member sends is in the
     // shared heap, and where.
     co_await writable(c);
@@ -811,7 +816,7 @@ bool barrier_now(Comm& c) {
 bool bcast_now(Comm& c, const Layout& data, int root) {
   // One round, not streamed: what bcast() does in its first round then.
   const std::size_t n = data.bytes;
-  if (n > kBulk || streams(c, n) || n >= kDirectMin) {
+  if (n > kBulk || streams(c, n) || descriptor_round(n)) {
     return false;
   }
   if (n == 0 || c.size == 1) {
@@ -929,7 +934,7 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
                    const TypeArg& type, const OpArg& op, std::size_t count) {
   const Unit unit = unit_of(type, op, count);
   const std::size_t bytes = unit.count * unit.type.packed;
-  if (bytes > kBulk || bytes >= kDirectMin || recv.map != nullptr ||
+  if (bytes > kBulk || descriptor_round(bytes) || recv.map != nullptr ||
       !folds_all(bytes, static_cast<std::size_t>(c.size), unit.count)) {
     return false;  // not allreduce()'s one round that folds everything
   }
@@ -1013,7 +1018,7 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
   // alltoallv's rounds for blocks of this size: only one of them here, and
   // not its direct path.
   const std::size_t piece = alltoall_piece(block, others);
-  if (block > piece || block >= kDirectMin) {
+  if (block > piece || descriptor_round(block)) {
     return false;
   }
   wait_for([&c] { return writable_now(c); });

@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "base/assert.hpp"
+#include "base/cache_line.hpp"
 #include "p2p/detail/peer.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/rendezvous_slot.hpp"
@@ -26,7 +27,7 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
       segment_.in_heap(request.layout.base, bytes)) {
     // Both buffers in the heap: the sender (blocked in its wait, usually)
     // may copy the second half while we copy the first.
-    const std::uint64_t split = (bytes / 2 + 63) & ~std::uint64_t{63};
+    const std::uint64_t split = line_aligned_half(bytes);
     s.destination_heap_offset = segment_.offset_of(request.layout.base);
     s.destination_bytes = bytes;
     s.split_at = split;
