@@ -471,7 +471,8 @@ Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
                          data_of(c, m), n);
       }
     } else {
-      co_await writable(c);
+      // Non-roots only write: they may run ahead of a slow root.
+      co_await writable_for(c, n);
       datatype::pack(send, at, write_area(c, n), n);
       publish(c);
     }
@@ -504,7 +505,7 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
         }
       }
     } else {
-      co_await writable(c);
+      co_await writable_for(c, chunk);  // as gather's non-roots
       const std::size_t n =
           at < send.bytes ? std::min(chunk, send.bytes - at) : 0;
       std::byte* area = write_area(c, chunk);
@@ -531,7 +532,8 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
   for (std::size_t at = 0; at < total; at += piece) {
     const std::size_t n = std::min(piece, total - at);
     if (c.rank == root) {
-      co_await writable(c);
+      // The root only writes: it may run ahead of slow readers.
+      co_await writable_for(c, n * members);
       std::byte* area = write_area(c, n * members);
       for (std::size_t m = 0; m < members; ++m) {
         if (static_cast<int>(m) != root) {
@@ -566,7 +568,7 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
       std::max<std::size_t>(1, round_bytes(most * members) / members);
   for (std::size_t at = 0; at < most; at += piece) {
     if (c.rank == root) {
-      co_await writable(c);
+      co_await writable_for(c, piece * members);  // as scatter's root
       std::byte* area = write_area(c, piece * members);
       for (std::size_t m = 0; m < members; ++m) {
         const Layout& block = send_blocks[m];
@@ -805,6 +807,13 @@ void wait_for(Condition condition) {
 
 void wait_all_arrived(Comm& c) { wait_for(AllArrived{&c}); }
 
+// The blocking form of writable_for(): for members that only write.
+void wait_writable_for(Comm& c, std::size_t bytes) {
+  wait_for([&c, bytes] {
+    return bytes <= kInline ? writable_inline_now(c) : writable_bulk_now(c);
+  });
+}
+
 }  // namespace
 
 bool barrier_now(Comm& c) {
@@ -824,9 +833,7 @@ bool bcast_now(Comm& c, const Layout& data, int root) {
   }
   if (c.rank == root) {
     // The root only writes: it may run ahead of slow readers.
-    wait_for([&c, n] {
-      return n <= kInline ? writable_inline_now(c) : writable_bulk_now(c);
-    });
+    wait_writable_for(c, n);
     datatype::pack(data, 0, write_area(c, n), n);
     publish(c, true);
   } else {
@@ -864,7 +871,7 @@ bool gather_now(Comm& c, const Layout& send, const Layout& recv, int root,
       }
     }
   } else {
-    wait_for([&c] { return writable_now(c); });
+    wait_writable_for(c, total);
     datatype::pack(send, 0, write_area(c, total), total);
     publish(c);
   }
@@ -887,7 +894,7 @@ bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
     return true;
   }
   if (c.rank == root) {
-    wait_for([&c] { return writable_now(c); });
+    wait_writable_for(c, total * members);
     std::byte* area = write_area(c, total * members);
     for (std::size_t m = 0; m < members; ++m) {
       if (static_cast<int>(m) != root) {
@@ -916,11 +923,8 @@ bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
   if (bytes == 0) {
     return true;
   }
-  // Non-roots only write: they may run ahead of a slow root (as
-  // writable_for()).
-  wait_for([&c, bytes] {
-    return bytes <= kInline ? writable_inline_now(c) : writable_bulk_now(c);
-  });
+  // Non-roots only write: they may run ahead of a slow root.
+  wait_writable_for(c, bytes);
   datatype::pack(send, 0, write_area(c, bytes), bytes);
   publish(c);
   if (c.rank == root) {

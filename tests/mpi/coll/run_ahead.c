@@ -5,8 +5,10 @@
 // caller's part is done, so a root need not wait for the others). Readers
 // sleep now and then, so writers do get ahead; the roots change, and
 // large broadcasts, allreduces and barriers come in between, so ahead-running
-// small rounds meet rounds that reuse every slot and bulk buffer. Every
-// result is checked, on every rank, in every iteration.
+// small rounds meet rounds that reuse every slot and bulk buffer. Gathers
+// (whose non-roots only write) and scatters (whose root only writes) run
+// ahead the same way. Every result is checked, on every rank, in every
+// iteration.
 //
 // Modes: blocking (MPI_Bcast/MPI_Reduce...) and nonblocking (each call as
 // its I-form followed at once by MPI_Wait, plus a window of MPI_Ibcasts
@@ -20,7 +22,8 @@ enum {
   kLarge = 40000,
   kWindow = 8,
   kBulkRun = 10,
-  kStreamed = 12000  // one bulk round, streamed with a core per rank
+  kStreamed = 12000,   // one bulk round, streamed with a core per rank
+  kGatherBulk = 20000  // ints per member: two bulk rounds of a gather
 };
 
 static int value_of(int iter, int root, int k) {
@@ -95,6 +98,110 @@ static void reduce_run(int* contribution, int* sum, int n, long it, int calls,
   }
 }
 
+// Block sizes of the vector forms: member r gets or gives n - r % 2.
+static int block_of(int n, int r, int vector) { return vector ? n - r % 2 : n; }
+
+// A run of gathers of `n` ints per member at `root` (MPI_Gather or
+// MPI_Gatherv, or their I-forms and MPI_Wait), where the non-roots only
+// write and may run ahead of the root; every element checked at the root.
+static void gather_run(int* send, int* recv, int n, long it, int calls,
+                       int root, int nonblocking, int vector,
+                       const char* what) {
+  const int rank = mt_rank();
+  const int size = mt_size();
+  int counts[64];
+  int displs[64];
+  MT_CHECK(size <= 64, "at most 64 ranks");
+  for (int r = 0; r < size; ++r) {
+    counts[r] = block_of(n, r, vector);
+    displs[r] = r * n;
+  }
+  for (int j = 0; j < calls; ++j) {
+    const int i = (int)it * calls + j;
+    for (int k = 0; k < n; ++k) {
+      send[k] = value_of(i, rank, k);
+    }
+    for (int k = 0; rank == root && k < size * n; ++k) {
+      recv[k] = -1;
+    }
+    MPI_Request request;
+    if (vector && nonblocking) {
+      MT_CHECK_MPI(MPI_Igatherv(send, counts[rank], MPI_INT, recv, counts,
+                                displs, MPI_INT, root, MPI_COMM_WORLD,
+                                &request));
+    } else if (vector) {
+      MT_CHECK_MPI(MPI_Gatherv(send, counts[rank], MPI_INT, recv, counts,
+                               displs, MPI_INT, root, MPI_COMM_WORLD));
+    } else if (nonblocking) {
+      MT_CHECK_MPI(MPI_Igather(send, n, MPI_INT, recv, n, MPI_INT, root,
+                               MPI_COMM_WORLD, &request));
+    } else {
+      MT_CHECK_MPI(
+          MPI_Gather(send, n, MPI_INT, recv, n, MPI_INT, root, MPI_COMM_WORLD));
+    }
+    if (nonblocking) {
+      MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    }
+    for (int r = 0; rank == root && r < size; ++r) {
+      for (int k = 0; k < counts[r]; ++k) {
+        MT_CHECK(recv[r * n + k] == value_of(i, r, k),
+                 "iteration %d: %s at %d: element %d from %d is %d, want %d", i,
+                 what, root, k, r, recv[r * n + k], value_of(i, r, k));
+      }
+    }
+  }
+}
+
+// The same for scatters (MPI_Scatter or MPI_Scatterv, or their I-forms),
+// where the root only writes; every element checked on every rank.
+static void scatter_run(int* send, int* recv, int n, long it, int calls,
+                        int root, int nonblocking, int vector,
+                        const char* what) {
+  const int rank = mt_rank();
+  const int size = mt_size();
+  int counts[64];
+  int displs[64];
+  MT_CHECK(size <= 64, "at most 64 ranks");
+  for (int r = 0; r < size; ++r) {
+    counts[r] = block_of(n, r, vector);
+    displs[r] = r * n;
+  }
+  for (int j = 0; j < calls; ++j) {
+    const int i = (int)it * calls + j;
+    for (int r = 0; rank == root && r < size; ++r) {
+      for (int k = 0; k < n; ++k) {
+        send[r * n + k] = value_of(i, r, k);
+      }
+    }
+    for (int k = 0; k < n; ++k) {
+      recv[k] = -1;
+    }
+    MPI_Request request;
+    if (vector && nonblocking) {
+      MT_CHECK_MPI(MPI_Iscatterv(send, counts, displs, MPI_INT, recv,
+                                 counts[rank], MPI_INT, root, MPI_COMM_WORLD,
+                                 &request));
+    } else if (vector) {
+      MT_CHECK_MPI(MPI_Scatterv(send, counts, displs, MPI_INT, recv,
+                                counts[rank], MPI_INT, root, MPI_COMM_WORLD));
+    } else if (nonblocking) {
+      MT_CHECK_MPI(MPI_Iscatter(send, n, MPI_INT, recv, n, MPI_INT, root,
+                                MPI_COMM_WORLD, &request));
+    } else {
+      MT_CHECK_MPI(MPI_Scatter(send, n, MPI_INT, recv, n, MPI_INT, root,
+                               MPI_COMM_WORLD));
+    }
+    if (nonblocking) {
+      MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    }
+    for (int k = 0; k < counts[rank]; ++k) {
+      MT_CHECK(recv[k] == value_of(i, rank, k),
+               "iteration %d: %s from %d: element %d is %d, want %d", i, what,
+               root, k, recv[k], value_of(i, rank, k));
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int rank = mt_rank();
@@ -107,6 +214,9 @@ int main(int argc, char** argv) {
   int small[kSmall];
   int small_sum[kSmall];
   int window[kWindow][kSmall];
+  // Gathers and scatters: a block per member.
+  int* blocks = mt_malloc(sizeof(int) * (size_t)size * kGatherBulk);
+  int* block = mt_malloc(sizeof(int) * kGatherBulk);
 
   for (long it = 0; it < iters; ++it) {
     const int iter = (int)it;
@@ -119,6 +229,16 @@ int main(int argc, char** argv) {
     bcast_run(small, kSmall, it, kRun, root, nonblocking, "bcast");
     maybe_lag(iter + 1, rank);
     reduce_run(small, small_sum, kSmall, it, kRun, root, nonblocking, "reduce");
+
+    // Runs of gathers and scatters of a few ints per member (plain and
+    // vector forms in turn), after lags: a gather's non-roots and a
+    // scatter's root only write, so they get rounds ahead.
+    maybe_lag(iter + 7, rank);
+    gather_run(block, blocks, kSmall, it, kRun, root, nonblocking, iter % 2,
+               "gather");
+    maybe_lag(iter + 11, rank);
+    scatter_run(blocks, block, kSmall, it, kRun, root, nonblocking, iter % 2,
+                "scatter");
 
     // Every 10th iteration: a window of broadcasts in flight together.
     if (nonblocking && iter % 10 == 5) {
@@ -150,6 +270,16 @@ int main(int argc, char** argv) {
       maybe_lag(iter + 3, rank);
       reduce_run(large, large_sum, kLarge, it, kBulkRun, root, nonblocking,
                  "bulk reduce");
+    }
+
+    // Every 4th iteration: the same for blocks of two bulk rounds each.
+    if (iter % 4 == 1) {
+      maybe_lag(iter + 13, rank);
+      gather_run(block, blocks, kGatherBulk, it, kBulkRun, root, nonblocking,
+                 iter % 8 == 1, "bulk gather");
+      maybe_lag(iter + 17, rank);
+      scatter_run(blocks, block, kGatherBulk, it, kBulkRun, root, nonblocking,
+                  iter % 8 == 1, "bulk scatter");
     }
 
     // Every 4th iteration too: runs of broadcasts of one bulk round each,
@@ -186,6 +316,8 @@ int main(int argc, char** argv) {
       MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     }
   }
+  free(block);
+  free(blocks);
   free(large_sum);
   free(large);
   MPI_Barrier(MPI_COMM_WORLD);
