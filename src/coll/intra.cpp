@@ -784,7 +784,9 @@ Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   const int last = exclusive ? c.rank - 1 : c.rank;
   for (std::size_t first = 0; first < unit.count; first += per_round) {
     const std::size_t n = std::min(per_round, unit.count - first);
-    co_await writable(c);
+    // Nobody waits for the members above it, so a member may run ahead of
+    // them (as a reduction's non-roots do); member 0 only writes.
+    co_await writable_for(c, n * size);
     datatype::pack(send, first * size, write_area(c, n * size), n * size);
     publish(c);
     for (int m = 0; m <= last; ++m) {
@@ -949,6 +951,36 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
   publish_share(c, send, 0, bytes);
   wait_all_arrived(c);
   fold(c, op, unit.type, 0, c.size - 1, 0, unit.count, recv.base);
+  return true;
+}
+
+bool scan_now(Comm& c, const Layout& send, const Layout& recv,
+              const TypeArg& type, const OpArg& op, std::size_t count,
+              bool exclusive) {
+  const Unit unit = unit_of(type, op, count);
+  const std::size_t bytes = unit.count * unit.type.packed;
+  if (bytes > kBulk || recv.map != nullptr ||
+      units_per_round(unit.count, unit.type.packed) < unit.count) {
+    return false;  // more than scan()'s one round, or a folding buffer
+  }
+  if (bytes == 0) {
+    return true;
+  }
+  // scan()'s one round, straight through.
+  wait_writable_for(c, bytes);
+  datatype::pack(send, 0, write_area(c, bytes), bytes);
+  publish(c);
+  const int last = exclusive ? c.rank - 1 : c.rank;
+  if (last >= 0) {
+    int next = 0;  // members below `next` have arrived
+    wait_for([&c, &next, last] {
+      while (next <= last && arrived(c, next)) {
+        ++next;
+      }
+      return next > last;
+    });
+    fold(c, op, unit.type, 0, last, 0, unit.count, recv.base);
+  }
   return true;
 }
 

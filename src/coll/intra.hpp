@@ -73,6 +73,9 @@ bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
                 int root);
 bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
                    const TypeArg& type, const OpArg& op, std::size_t count);
+bool scan_now(Comm& c, const Layout& send, const Layout& recv,
+              const TypeArg& type, const OpArg& op, std::size_t count,
+              bool exclusive);
 // True when allreduce_small_now() applies to `c`: two or more members, a
 // core each, no NUMA hierarchy (the same answer on every member).
 bool allreduce_small_fits(Comm& c);

@@ -1013,6 +1013,14 @@ int do_scan(const void* sendbuf, void* recvbuf, MPI_Count count,
   const Layout send =
       sendbuf == MPI_IN_PLACE ? recv : layout(type, sendbuf, count);
   const auto n = static_cast<std::size_t>(count);
+  if (call.is_blocking()) {
+    if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (algo::scan_now(*c, send, recv, type, oparg, n, exclusive)) {
+      return MPI_SUCCESS;
+    }
+  }
   return run_collective(
       c, [=] { return algo::scan(*c, send, recv, type, oparg, n, exclusive); },
       Holds{{type}, oparg, true}, call);

@@ -6,7 +6,8 @@
 // sleep now and then, so writers do get ahead; the roots change, and
 // large broadcasts, allreduces and barriers come in between, so ahead-running
 // small rounds meet rounds that reuse every slot and bulk buffer. Gathers
-// (whose non-roots only write) and scatters (whose root only writes) run
+// (whose non-roots only write), scatters (whose root only writes) and
+// prefix reductions (where nobody waits for the members above it) run
 // ahead the same way. Every result is checked, on every rank, in every
 // iteration.
 //
@@ -94,6 +95,49 @@ static void reduce_run(int* contribution, int* sum, int n, long it, int calls,
       MT_CHECK(sum[k] == want,
                "iteration %d: %s at %d: element %d is %d, want %d", i, what,
                root, k, sum[k], want);
+    }
+  }
+}
+
+// The same for prefix sums of `n` ints (MPI_Scan or MPI_Exscan, or their
+// I-forms), where nobody waits for the members above it and member 0 only
+// writes; every element checked on every rank (but rank 0's exclusive
+// result, which MPI leaves undefined).
+static void scan_run(int* contribution, int* sum, int n, long it, int calls,
+                     int nonblocking, int exclusive, const char* what) {
+  const int rank = mt_rank();
+  for (int j = 0; j < calls; ++j) {
+    const int i = (int)it * calls + j;
+    for (int k = 0; k < n; ++k) {
+      contribution[k] = value_of(i, rank, k);
+      sum[k] = -1;
+    }
+    MPI_Request request;
+    if (exclusive && nonblocking) {
+      MT_CHECK_MPI(MPI_Iexscan(contribution, sum, n, MPI_INT, MPI_SUM,
+                               MPI_COMM_WORLD, &request));
+    } else if (exclusive) {
+      MT_CHECK_MPI(
+          MPI_Exscan(contribution, sum, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    } else if (nonblocking) {
+      MT_CHECK_MPI(MPI_Iscan(contribution, sum, n, MPI_INT, MPI_SUM,
+                             MPI_COMM_WORLD, &request));
+    } else {
+      MT_CHECK_MPI(
+          MPI_Scan(contribution, sum, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    }
+    if (nonblocking) {
+      MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    }
+    const int last = exclusive ? rank - 1 : rank;
+    for (int k = 0; last >= 0 && k < n; ++k) {
+      int want = 0;
+      for (int r = 0; r <= last; ++r) {
+        want += value_of(i, r, k);
+      }
+      MT_CHECK(sum[k] == want,
+               "iteration %d: %s at %d: element %d is %d, want %d", i, what,
+               rank, k, sum[k], want);
     }
   }
 }
@@ -240,6 +284,12 @@ int main(int argc, char** argv) {
     scatter_run(blocks, block, kSmall, it, kRun, root, nonblocking, iter % 2,
                 "scatter");
 
+    // Runs of prefix sums (inclusive and exclusive in turn), after a lag:
+    // the low ranks get rounds ahead of the high ones.
+    maybe_lag(iter + 19, rank);
+    scan_run(small, small_sum, kSmall, it, kRun, nonblocking, iter % 2,
+             iter % 2 ? "exscan" : "scan");
+
     // Every 10th iteration: a window of broadcasts in flight together.
     if (nonblocking && iter % 10 == 5) {
       MPI_Request requests[kWindow];
@@ -280,6 +330,9 @@ int main(int argc, char** argv) {
       maybe_lag(iter + 17, rank);
       scatter_run(blocks, block, kGatherBulk, it, kBulkRun, root, nonblocking,
                   iter % 8 == 1, "bulk scatter");
+      maybe_lag(iter + 23, rank);
+      scan_run(large, large_sum, kGatherBulk, it, kBulkRun, nonblocking,
+               iter % 8 == 1, iter % 8 == 1 ? "bulk exscan" : "bulk scan");
     }
 
     // Every 4th iteration too: runs of broadcasts of one bulk round each,
