@@ -954,6 +954,35 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
   return true;
 }
 
+bool reduce_scatter_block_now(Comm& c, const Layout& send, const Layout& recv,
+                              const TypeArg& type, const OpArg& op,
+                              std::size_t count) {
+  const Unit unit = unit_of(type, op, count);
+  const std::size_t size = unit.type.packed;
+  const auto members = static_cast<std::size_t>(c.size);
+  const std::size_t per_round = units_per_round(unit.count, size, members);
+  if (per_round < unit.count || recv.map != nullptr) {
+    return false;  // more than reduce_scatter()'s one round, or a fold buffer
+  }
+  if (unit.count == 0) {
+    return true;
+  }
+  // reduce_scatter()'s one round, straight through: block j of the send
+  // data at j * per_round units.
+  const std::size_t block = unit.count * size;
+  const std::size_t stride = per_round * size;
+  wait_for([&c] { return writable_now(c); });
+  std::byte* area = write_area(c, stride * members);
+  for (std::size_t j = 0; j < members; ++j) {
+    datatype::pack(send, j * block, area + j * stride, block);
+  }
+  publish(c);
+  wait_all_arrived(c);
+  fold(c, op, unit.type, 0, c.size - 1,
+       static_cast<std::size_t>(c.rank) * stride, unit.count, recv.base);
+  return true;
+}
+
 bool scan_now(Comm& c, const Layout& send, const Layout& recv,
               const TypeArg& type, const OpArg& op, std::size_t count,
               bool exclusive) {

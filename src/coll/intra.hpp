@@ -73,6 +73,10 @@ bool reduce_now(Comm& c, const Layout& send, const Layout& recv,
                 int root);
 bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
                    const TypeArg& type, const OpArg& op, std::size_t count);
+// MPI_Reduce_scatter_block of `count` elements per member.
+bool reduce_scatter_block_now(Comm& c, const Layout& send, const Layout& recv,
+                              const TypeArg& type, const OpArg& op,
+                              std::size_t count);
 bool scan_now(Comm& c, const Layout& send, const Layout& recv,
               const TypeArg& type, const OpArg& op, std::size_t count,
               bool exclusive);

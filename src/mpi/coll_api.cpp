@@ -929,27 +929,24 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, CountArray recvcounts,
   // On an intercommunicator too: one count per member of the local group,
   // which gets that block of the remote group's reduction.
   const auto n = static_cast<std::size_t>(c->size);
-  std::vector<std::size_t> counts(n);
+  std::size_t total = 0;
+  std::size_t mine = 0;
   if (block_form) {
     if (int rc = check_count(c, recvcount, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }
-    std::fill(counts.begin(), counts.end(),
-              static_cast<std::size_t>(recvcount));
+    mine = static_cast<std::size_t>(recvcount);
+    total = mine * n;
   } else {
     if (int rc = check_counts(c, recvcounts, c->size, "recvcounts", call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
     for (std::size_t j = 0; j < n; ++j) {
-      counts[j] = static_cast<std::size_t>(recvcounts[static_cast<int>(j)]);
+      total += static_cast<std::size_t>(recvcounts[static_cast<int>(j)]);
     }
+    mine = static_cast<std::size_t>(recvcounts[c->rank]);
   }
-  std::size_t total = 0;
-  for (std::size_t j : counts) {
-    total += j;
-  }
-  const std::size_t mine = counts[static_cast<std::size_t>(c->rank)];
   TypeArg type;
   OpArg oparg;
   if (int rc = check_count(c, static_cast<MPI_Count>(total), call.fn);
@@ -977,6 +974,20 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, CountArray recvcounts,
   const Layout recv = layout(type, recvbuf, static_cast<MPI_Count>(mine));
   const Layout send = layout(type, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
                              static_cast<MPI_Count>(total));
+  if (block_form && call.is_blocking() && !c->is_inter) {
+    if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+    if (algo::reduce_scatter_block_now(*c, send, recv, type, oparg, mine)) {
+      return MPI_SUCCESS;
+    }
+  }
+  std::vector<std::size_t> counts(n, mine);
+  if (!block_form) {
+    for (std::size_t j = 0; j < n; ++j) {
+      counts[j] = static_cast<std::size_t>(recvcounts[static_cast<int>(j)]);
+    }
+  }
   if (c->is_inter) {
     return run_collective(
         c,
