@@ -24,6 +24,8 @@ usage: bench/compare.sh [options]
   --cores A,B      the two cores of the floor program (default 0,1)
   --coll-np LIST   rank counts of the collective runs (default 2,4,8; "none"
                    skips them): barrier, bcast, allreduce, alltoall
+  --coll-ops LIST  the collectives of those runs (default the four above; also
+                   gather, scatter, allgather, reduce_scatter_block, scan)
   --comm-np LIST   rank counts of the communicator-creation runs (default 2,4,8;
                    "none" skips them)
   --timeout S      limit of one program run in seconds (default 60, quick 30;
@@ -45,6 +47,7 @@ quick=0
 reps=""
 cores="0,1"
 coll_np="2,4,8"
+coll_ops=""
 comm_np="2,4,8"
 run_timeout=""
 out=""
@@ -61,6 +64,7 @@ while [[ $# -gt 0 ]]; do
     --reps) reps=$2; shift 2 ;;
     --cores) cores=$2; shift 2 ;;
     --coll-np) coll_np=$2; shift 2 ;;
+    --coll-ops) coll_ops=$2; shift 2 ;;
     --comm-np) comm_np=$2; shift 2 ;;
     --timeout) run_timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -192,7 +196,7 @@ tests=(
 # busy polling with 8 ranks on 2 cores ends within about 20 s per run.
 IFS=',' read -r -a coll_nps <<<"$coll_np"
 for n in ${coll_nps[@]+"${coll_nps[@]}"}; do
-  tests+=("coll$n|coll|$n||")
+  tests+=("coll$n|coll|$n|${coll_ops:+--ops $coll_ops}|")
 done
 IFS=',' read -r -a comm_nps <<<"$comm_np"
 for n in ${comm_nps[@]+"${comm_nps[@]}"}; do
@@ -323,7 +327,9 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       $1 == "bw"      { print impl "|" test "|" val("bytes") "|" val("mbps") }
       $1 == "msgrate" { print impl "|" test "|" val("bytes") "|" val("mmsgs") }
       $1 == "barrier" { print impl "|" test "|barrier|" val("usec") }
-      $1 == "bcast" || $1 == "allreduce" || $1 == "alltoall" {
+      $1 == "bcast" || $1 == "allreduce" || $1 == "alltoall" || $1 == "gather" ||
+      $1 == "scatter" || $1 == "allgather" || $1 == "reduce_scatter_block" ||
+      $1 == "scan" {
         print impl "|" test "|" $1 " " val("bytes") "|" val("usec")
       }
       $1 == "part" { print impl "|" test "|" val("parts") " x " val("bytes") "|" val("usec") }
@@ -463,7 +469,8 @@ rows_of() {  # rows of TEST in the order the programs print them
     # fewer rows, so the order of first appearance would depend on it.
     awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ {
       split($3, w, " ")
-      o = w[1] == "barrier" ? 0 : w[1] == "bcast" ? 1 : w[1] == "allreduce" ? 2 : 3
+      o = index(" barrier bcast allreduce alltoall gather scatter allgather reduce_scatter_block scan ",
+                " " w[1] " ")
       print o, w[2] + 0, $3 }' "$work/all.txt" | sort -k1,1n -k2,2n | cut -d' ' -f3-
   else
     awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ { print $3 }' "$work/all.txt"
@@ -579,6 +586,11 @@ render() {
       echo "Collectives: bcast from root 0; allreduce of MPI_DOUBLE with MPI_SUM; alltoall of"
       echo "MPI_BYTE, the size being the block sent to each peer. n/a: the implementation"
       echo "returned an error for the operation (it lacks it)."
+      if [[ -n $coll_ops ]]; then
+        echo "gather and scatter: root 0, MPI_BYTE, the size being each rank's block, each"
+        echo "call timed alone as bcast; allgather (MPI_BYTE) and reduce_scatter_block"
+        echo "(MPI_DOUBLE, MPI_SUM): each rank's block; scan: MPI_DOUBLE with MPI_SUM."
+      fi
       coll_shown=1
     fi
     where=""
@@ -625,7 +637,7 @@ render() {
 relabel() {
   local line first rest
   while IFS= read -r line; do
-    if [[ $line =~ ^\|\ (bcast\ |allreduce\ |alltoall\ )?([0-9]+)\ \|(.*)$ ]]; then
+    if [[ $line =~ ^\|\ ([a-z_]+\ )?([0-9]+)\ \|(.*)$ ]]; then
       first="${BASH_REMATCH[1]}$(size_label "${BASH_REMATCH[2]}")"
       rest=${BASH_REMATCH[3]}
       line="| $first |$rest"

@@ -5,7 +5,12 @@
  * sends np times it) at 8 B, 1 KiB, 64 KiB and 1 MiB. Barrier, allreduce and
  * alltoall run back to back (each call depends on every rank); each bcast is
  * timed alone and followed by an untimed barrier, so pipelined bcasts cannot
- * overlap. The time of a call is the slowest rank's. Prints, e.g.:
+ * overlap. On request (--ops) also MPI_Gather and MPI_Scatter (root 0,
+ * MPI_BYTE, the size being each rank's block; timed alone as bcast),
+ * MPI_Allgather (MPI_BYTE, each rank's block), MPI_Reduce_scatter_block
+ * (MPI_DOUBLE, MPI_SUM, each rank's block) and MPI_Scan (MPI_DOUBLE,
+ * MPI_SUM), the last three back to back. The time of a call is the slowest
+ * rank's. Prints, e.g.:
  *   barrier np=8 usec=13.5 mean=... min=... max=... iters=... batches=...
  *   allreduce bytes=8 np=2 usec=0.61 ...
  *   alltoall bytes=1024 np=4 usec=n/a     (the implementation lacks it)
@@ -15,17 +20,29 @@
  * --time-limit is shared out: each operation may start new sizes until its
  * share (what is left divided by the operations left) is used up, so a slow
  * implementation still reaches every operation.
- * Options: --ops barrier,bcast,allreduce,alltoall (default all),
- * --sizes a,b,... */
+ * Options: --ops barrier,bcast,allreduce,alltoall,gather,scatter,allgather,
+ * reduce_scatter_block,scan (default the first four), --sizes a,b,... */
 #include "bench_common.h"
 
-enum { OP_BARRIER, OP_BCAST, OP_ALLREDUCE, OP_ALLTOALL, OP_COUNT };
+enum {
+  OP_BARRIER,
+  OP_BCAST,
+  OP_ALLREDUCE,
+  OP_ALLTOALL,
+  OP_GATHER,
+  OP_SCATTER,
+  OP_ALLGATHER,
+  OP_REDUCE_SCATTER_BLOCK,
+  OP_SCAN,
+  OP_COUNT
+};
 
 typedef struct {
   char* buf;
   double* sbuf;
   double* rbuf;
-  char* a2a_sbuf; /* np blocks of the largest size */
+  /* np blocks of the largest size; the 0x5a bytes are finite doubles */
+  char* a2a_sbuf;
   char* a2a_rbuf;
   int bytes;
   int op;
@@ -41,10 +58,31 @@ static int coll_call(const coll_ctx* c) {
     case OP_ALLREDUCE:
       return MPI_Allreduce(c->sbuf, c->rbuf, c->bytes / (int)sizeof(double),
                            MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    default:
+    case OP_ALLTOALL:
       return MPI_Alltoall(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf,
                           c->bytes, MPI_BYTE, MPI_COMM_WORLD);
+    case OP_GATHER:
+      return MPI_Gather(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf, c->bytes,
+                        MPI_BYTE, 0, MPI_COMM_WORLD);
+    case OP_SCATTER:
+      return MPI_Scatter(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf, c->bytes,
+                         MPI_BYTE, 0, MPI_COMM_WORLD);
+    case OP_ALLGATHER:
+      return MPI_Allgather(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf,
+                           c->bytes, MPI_BYTE, MPI_COMM_WORLD);
+    case OP_REDUCE_SCATTER_BLOCK:
+      return MPI_Reduce_scatter_block(c->a2a_sbuf, c->a2a_rbuf,
+                                      c->bytes / (int)sizeof(double),
+                                      MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    default:
+      return MPI_Scan(c->sbuf, c->rbuf, c->bytes / (int)sizeof(double),
+                      MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
+}
+
+/* Rooted operations are timed alone, each call followed by a barrier. */
+static int coll_timed_alone(int op) {
+  return op == OP_BCAST || op == OP_GATHER || op == OP_SCATTER;
 }
 
 static double coll_run(void* p, long iters) {
@@ -52,7 +90,7 @@ static double coll_run(void* p, long iters) {
   double t0 = MPI_Wtime();
   double in_bcast = 0.0;
   long i;
-  if (c->op == OP_BCAST) {
+  if (coll_timed_alone(c->op)) {
     for (i = 0; i < iters; ++i) {
       double t = MPI_Wtime();
       coll_call(c);
@@ -123,8 +161,10 @@ static int coll_op_out_of_time(const char* name, double op_start,
 }
 
 int main(int argc, char** argv) {
-  static const char* const kNames[OP_COUNT] = {"barrier", "bcast", "allreduce",
-                                               "alltoall"};
+  static const char* const kNames[OP_COUNT] = {
+      "barrier", "bcast",   "allreduce", "alltoall",
+      "gather",  "scatter", "allgather", "reduce_scatter_block",
+      "scan"};
   bench_opts o;
   coll_ctx c;
   int np = 0;
@@ -140,7 +180,8 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   rank = bench_rank();
   if (bench_parse(&o, argc, argv, "barrier,bcast,allreduce,alltoall",
-                  " [--ops barrier,bcast,allreduce,alltoall]") != 0) {
+                  " [--ops barrier,bcast,allreduce,alltoall,gather,scatter,"
+                  "allgather,reduce_scatter_block,scan]") != 0) {
     MPI_Finalize();
     return 2;
   }
@@ -163,14 +204,17 @@ int main(int argc, char** argv) {
   for (op = 0; op < OP_COUNT; ++op) {
     ops_left += bench_has_op(&o, kNames[op]);
   }
-  if (bench_has_op(&o, "alltoall")) {
+  if (bench_has_op(&o, "alltoall") || bench_has_op(&o, "gather") ||
+      bench_has_op(&o, "scatter") || bench_has_op(&o, "allgather") ||
+      bench_has_op(&o, "reduce_scatter_block")) {
     c.a2a_sbuf = (char*)bench_alloc((size_t)largest * (size_t)np);
     c.a2a_rbuf = (char*)bench_alloc((size_t)largest * (size_t)np);
   }
   if (rank == 0) {
     printf(
         "# coll np=%d unit=usec per call (slowest rank), median of batches; "
-        "alltoall bytes = block sent to each peer\n",
+        "alltoall bytes = block sent to each peer; gather, scatter, "
+        "allgather, reduce_scatter_block bytes = each rank's block\n",
         np);
     fflush(stdout);
   }

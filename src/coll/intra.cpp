@@ -453,6 +453,40 @@ Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
     }
     co_return;
   }
+  if (descriptor_round(total)) {
+    // The descriptor round: where the root's receive buffer is, if it is
+    // contiguous and in the heap. Then each member writes its block
+    // straight into it, one copy where rounds take two, and a last round
+    // tells the root they are done.
+    const auto members = static_cast<std::size_t>(c.size);
+    const std::uint64_t own =
+        c.rank == root
+            ? heap_offset_of(recv.base, total * members, recv.map == nullptr)
+            : kNotInHeap;
+    co_await writable_for(c, sizeof own);
+    std::memcpy(write_area(c, sizeof own), &own, sizeof own);
+    std::uint64_t offset = own;
+    if (c.rank == root) {
+      publish(c, true);
+    } else {
+      publish(c);
+      co_await arrival(c, root);
+      offset = read_word(data_of(c, root), 0);
+    }
+    if (offset != kNotInHeap) {
+      const std::size_t mine = static_cast<std::size_t>(c.rank) * total;
+      if (c.rank != root) {
+        datatype::pack(send, 0, heap_at(offset) + mine, total);
+      } else if (!in_place) {
+        datatype::copy(send, 0, recv, mine, total);
+      }
+      arrive(c);
+      if (c.rank == root) {
+        co_await all_arrived(c);
+      }
+      co_return;
+    }
+  }
   const std::size_t chunk = round_bytes(total);
   for (std::size_t at = 0; at < total; at += chunk) {
     const std::size_t n = std::min(chunk, total - at);
@@ -527,6 +561,37 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
     co_return;
   }
   const auto members = static_cast<std::size_t>(c.size);
+  if (descriptor_round(total)) {
+    // The descriptor round: where the root's send data is, if contiguous
+    // and in the heap. Then each member copies its block straight out of
+    // it, and a last round tells the root they are done with its buffer.
+    const std::uint64_t own =
+        c.rank == root
+            ? heap_offset_of(send.base, total * members, send.map == nullptr)
+            : kNotInHeap;
+    co_await writable_for(c, sizeof own);
+    std::memcpy(write_area(c, sizeof own), &own, sizeof own);
+    std::uint64_t offset = own;
+    if (c.rank == root) {
+      publish(c, true);
+    } else {
+      publish(c);
+      co_await arrival(c, root);
+      offset = read_word(data_of(c, root), 0);
+    }
+    if (offset != kNotInHeap) {
+      if (c.rank != root) {
+        datatype::unpack(
+            recv, 0, heap_at(offset) + static_cast<std::size_t>(c.rank) * total,
+            total);
+      }
+      arrive(c);
+      if (c.rank == root) {
+        co_await all_arrived(c);
+      }
+      co_return;
+    }
+  }
   const std::size_t piece =
       std::max<std::size_t>(1, round_bytes(total * members) / members);
   for (std::size_t at = 0; at < total; at += piece) {
@@ -849,8 +914,8 @@ bool bcast_now(Comm& c, const Layout& data, int root) {
 bool gather_now(Comm& c, const Layout& send, const Layout& recv, int root,
                 bool in_place) {
   const std::size_t total = send.bytes;  // per member
-  if (total > kBulk) {
-    return false;  // more than gather()'s one round
+  if (total > kBulk || descriptor_round(total)) {
+    return false;  // more than gather()'s one round, or its direct path
   }
   const auto own_at = static_cast<std::size_t>(root) * total;
   if (total == 0 || c.size == 1) {
@@ -885,8 +950,9 @@ bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
   const std::size_t total = recv.bytes;  // per member
   const auto members = static_cast<std::size_t>(c.size);
   if (total >
-      std::max<std::size_t>(1, round_bytes(total * members) / members)) {
-    return false;  // more than scatter()'s one round
+          std::max<std::size_t>(1, round_bytes(total * members) / members) ||
+      descriptor_round(total)) {
+    return false;  // more than scatter()'s one round, or its direct path
   }
   if (c.rank == root && !in_place) {
     datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
