@@ -659,12 +659,48 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
 Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
                 bool in_place) {
   const auto me = static_cast<std::size_t>(c.rank);
-  if (!in_place) {
-    datatype::copy(send, 0, blocks[me], 0, blocks[me].bytes);
-  }
   std::size_t most = 0;
   for (const Layout& block : blocks) {
     most = std::max(most, block.bytes);
+  }
+  bool copy_own = !in_place;
+  if (descriptor_round(most) && c.size > 1) {
+    // The descriptor round: where this member's block is (its send buffer,
+    // or its place in the receive buffer in place), if contiguous and in
+    // the heap. When every member's is, each copies the others' blocks
+    // straight from where they are, and nobody returns before all are done.
+    const Layout& source = in_place ? blocks[me] : send;
+    const std::uint64_t own =
+        heap_offset_of(source.base, source.bytes, source.map == nullptr);
+    co_await writable(c);
+    std::memcpy(write_area(c, sizeof own), &own, sizeof own);
+    publish(c);
+    // The own block while the others publish, whichever way this goes.
+    if (copy_own) {
+      datatype::copy(send, 0, blocks[me], 0, blocks[me].bytes);
+      copy_own = false;
+    }
+    co_await all_arrived(c);
+    bool direct = true;
+    for (int m = 0; m < c.size && direct; ++m) {
+      direct = blocks[static_cast<std::size_t>(m)].bytes == 0 ||
+               read_word(data_of(c, m), 0) != kNotInHeap;
+    }
+    if (direct) {
+      for (int m = 0; m < c.size; ++m) {
+        const Layout& block = blocks[static_cast<std::size_t>(m)];
+        if (m != c.rank && block.bytes != 0) {
+          datatype::unpack(block, 0, heap_at(read_word(data_of(c, m), 0)),
+                           block.bytes);
+        }
+      }
+      arrive(c);
+      co_await all_arrived(c);
+      co_return;
+    }
+  }
+  if (copy_own) {
+    datatype::copy(send, 0, blocks[me], 0, blocks[me].bytes);
   }
   if (most == 0 || c.size == 1) {
     co_return;
@@ -1109,8 +1145,8 @@ bool allgather_now(Comm& c, const std::byte* send, std::byte* recv,
     }
     return true;
   }
-  if (block > kBulk) {
-    return false;  // more than allgatherv()'s one round
+  if (block > kBulk || descriptor_round(block)) {
+    return false;  // more than allgatherv()'s one round, or its direct path
   }
   // allgatherv()'s one round, straight through.
   const std::byte* mine = send != nullptr ? send : own;
