@@ -443,6 +443,46 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   }
 }
 
+namespace {
+
+// gatherv's and scatterv's descriptor round: the root publishes where
+// every member's block of its buffer is (word 1 + m) and, in word 0,
+// whether every other member's is contiguous and in the heap (or empty);
+// the others publish nothing of use. Returns word 0 as this member knows
+// it once the root has published: the direct path's condition, the same
+// on every member.
+Task root_descriptor(Comm& c, const std::vector<Layout>& blocks, int root,
+                     std::uint64_t* direct) {
+  const auto members = static_cast<std::size_t>(c.size);
+  const std::size_t bytes = c.rank == root ? 8 * (members + 1) : 8;
+  co_await writable_for(c, bytes);
+  std::byte* area = write_area(c, bytes);
+  std::uint64_t eligible = 0;
+  if (c.rank == root) {
+    eligible = 1;
+    for (std::size_t m = 0; m < members; ++m) {
+      const Layout& block = blocks[m];
+      const std::uint64_t at =
+          heap_offset_of(block.base, block.bytes, block.map == nullptr);
+      std::memcpy(area + 8 * (1 + m), &at, sizeof at);
+      if (static_cast<int>(m) != root && block.bytes != 0 && at == kNotInHeap) {
+        eligible = 0;
+      }
+    }
+  }
+  std::memcpy(area, &eligible, sizeof eligible);
+  if (c.rank == root) {
+    publish(c, true);
+  } else {
+    publish(c);
+    co_await arrival(c, root);
+    eligible = read_word(data_of(c, root), 0);
+  }
+  *direct = eligible;
+}
+
+}  // namespace
+
 Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
   // Same-size blocks: no agreement round needed.
   const std::size_t total = send.bytes;
@@ -525,6 +565,22 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
   }
   if (most == 0 || c.size == 1) {
     co_return;
+  }
+  if (descriptor_round(most)) {
+    // gather()'s direct path, with a place per member.
+    std::uint64_t direct = 0;
+    co_await root_descriptor(c, recv_blocks, root, &direct);
+    if (direct != 0) {
+      if (c.rank != root && send.bytes != 0) {
+        const std::uint64_t at = read_word(data_of(c, root), 1 + c.rank);
+        datatype::pack(send, 0, heap_at(at), send.bytes);
+      }
+      arrive(c);
+      if (c.rank == root) {
+        co_await all_arrived(c);
+      }
+      co_return;
+    }
   }
   const std::size_t chunk = round_bytes(most);
   for (std::size_t at = 0; at < most; at += chunk) {
@@ -627,6 +683,22 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
   }
   if (most == 0 || c.size == 1) {
     co_return;
+  }
+  if (descriptor_round(most)) {
+    // scatter()'s direct path, with a place per member.
+    std::uint64_t direct = 0;
+    co_await root_descriptor(c, send_blocks, root, &direct);
+    if (direct != 0) {
+      if (c.rank != root && recv.bytes != 0) {
+        const std::uint64_t at = read_word(data_of(c, root), 1 + c.rank);
+        datatype::unpack(recv, 0, heap_at(at), recv.bytes);
+      }
+      arrive(c);
+      if (c.rank == root) {
+        co_await all_arrived(c);
+      }
+      co_return;
+    }
   }
   const auto members = static_cast<std::size_t>(c.size);
   const std::size_t piece =

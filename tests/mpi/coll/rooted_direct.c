@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
-// MPI_Gather and MPI_Scatter (and their I-forms) with blocks of 32 KiB and
-// more. In shmpi, when the root's buffer (a gather's receive buffer, a
+// MPI_Gather(v) and MPI_Scatter(v) (and their I-forms) with blocks of 32
+// KiB and more. In shmpi, when the root's buffer (a gather's receive buffer, a
 // scatter's send buffer) is contiguous and lives in the shared heap (any
 // malloc'd block of 64 KiB or more), each member writes its block straight
 // into it or copies its block straight out of it (src/coll/intra.cpp, the
-// direct paths of gather() and scatter()); otherwise every member takes the
+// direct paths of gather(v) and scatter(v)); otherwise every member takes the
 // rounds through the scratch block. All members must choose alike, and the
 // root must not return while another member still uses its buffer.
 //
 // Rounds go through the roots and alternate the root's buffer: from the
 // heap (direct), in static storage (rounds), through a strided datatype
-// (rounds), and MPI_IN_PLACE at the root from the heap (direct). Odd ranks
-// send or receive through a strided datatype in every round. Every member
-// overwrites its buffers as soon as each call returns.
+// (rounds), and MPI_IN_PLACE at the root from the heap (direct); half of
+// them are MPI_Gatherv and MPI_Scatterv with a different count per member.
+// Odd ranks send or receive through a strided datatype in the fixed-size
+// rounds. Every member overwrites its buffers as soon as each call
+// returns.
 #include "mpitest.h"
 
 // The buffers that may be used in place come from malloc, or with the
@@ -20,7 +22,7 @@
 // build, sanitizer builds included).
 static int use_alloc_mem;
 
-enum { kInts = 9001, kMaxRanks = 8, kRounds = 16 };
+enum { kInts = 9001, kMaxRanks = 8, kRounds = 32 };
 static int outside_heap[kMaxRanks * kInts * 2];
 
 static int value(int member, int root, int round, int i) {
@@ -49,22 +51,31 @@ int main(int argc, char** argv) {
       every_other, 0, (MPI_Aint)(2 * kInts * sizeof(int)), &every_other_block));
   MT_CHECK_MPI(MPI_Type_commit(&every_other_block));
   for (int round = 0; round < kRounds; ++round) {
-    const int root = (round / 4) % size;
+    const int root = (round / 8) % size;
     // 0 heap, 1 static storage, 2 strided, 3 in place from the heap
     const int kind = round % 4;
+    // MPI_Gatherv and MPI_Scatterv, with a different count per member
+    // (strided blocks have kInts elements: the fixed-size forms only).
+    const int vector = (round / 4) % 2;
+    int counts[kMaxRanks];
+    int displs[kMaxRanks];
+    for (int m = 0; m < size; ++m) {
+      counts[m] = vector ? kInts - m : kInts;
+      displs[m] = m * kInts;
+    }
     const int is_root = rank == root;
     int* blocks = kind == 1 ? outside_heap : heap_blocks;
-    const int strided_blocks = kind == 2;
+    const int strided_blocks = kind == 2 && !vector;
     const int in_place = kind == 3 && is_root;
-    const int strided_own = rank % 2 == 1 && !in_place;
+    const int strided_own = rank % 2 == 1 && !in_place && !vector;
     const MPI_Datatype btype = strided_blocks ? every_other_block : MPI_INT;
     const int bcount = strided_blocks ? 1 : kInts;
     const MPI_Datatype otype = strided_own ? every_other_block : MPI_INT;
-    const int ocount = strided_own ? 1 : kInts;
+    const int ocount = strided_own ? 1 : counts[rank];
     const int nonblocking = round % 2 == 1;
 
     // Gather: every member's own block to the root's blocks.
-    for (int i = 0; i < kInts; ++i) {
+    for (int i = 0; i < counts[rank]; ++i) {
       own[strided_own ? (size_t)i * 2 : (size_t)i] =
           value(rank, root, round, i);
       if (strided_own) {
@@ -82,18 +93,24 @@ int main(int argc, char** argv) {
       }
     }
     const void* gsend = in_place ? MPI_IN_PLACE : own;
-    if (nonblocking) {
-      MPI_Request request;
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (vector && nonblocking) {
+      MT_CHECK_MPI(MPI_Igatherv(gsend, ocount, otype, blocks, counts, displs,
+                                MPI_INT, root, MPI_COMM_WORLD, &request));
+    } else if (vector) {
+      MT_CHECK_MPI(MPI_Gatherv(gsend, ocount, otype, blocks, counts, displs,
+                               MPI_INT, root, MPI_COMM_WORLD));
+    } else if (nonblocking) {
       MT_CHECK_MPI(MPI_Igather(gsend, ocount, otype, blocks, bcount, btype,
                                root, MPI_COMM_WORLD, &request));
-      MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
     } else {
       MT_CHECK_MPI(MPI_Gather(gsend, ocount, otype, blocks, bcount, btype, root,
                               MPI_COMM_WORLD));
     }
+    MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
     memset(own, 0x5a, sizeof(int) * kInts * 2);  // nobody reads it now
     for (int m = 0; is_root && m < size; ++m) {
-      for (int i = 0; i < kInts; ++i) {
+      for (int i = 0; i < counts[m]; ++i) {
         const int got = blocks[at_of(m, i, strided_blocks)];
         MT_CHECK(got == value(m, root, round, i),
                  "round %d (kind %d): gather at %d, block of %d, [%d] = %d, "
@@ -117,20 +134,25 @@ int main(int argc, char** argv) {
       own[i] = -1;
     }
     void* srecv = in_place ? MPI_IN_PLACE : own;
-    if (nonblocking) {
-      MPI_Request request;
+    if (vector && nonblocking) {
+      MT_CHECK_MPI(MPI_Iscatterv(blocks, counts, displs, MPI_INT, srecv, ocount,
+                                 otype, root, MPI_COMM_WORLD, &request));
+    } else if (vector) {
+      MT_CHECK_MPI(MPI_Scatterv(blocks, counts, displs, MPI_INT, srecv, ocount,
+                                otype, root, MPI_COMM_WORLD));
+    } else if (nonblocking) {
       MT_CHECK_MPI(MPI_Iscatter(blocks, bcount, btype, srecv, ocount, otype,
                                 root, MPI_COMM_WORLD, &request));
-      MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
     } else {
       MT_CHECK_MPI(MPI_Scatter(blocks, bcount, btype, srecv, ocount, otype,
                                root, MPI_COMM_WORLD));
     }
+    MT_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
     if (is_root) {
       // At once: another member must not be reading this any more.
       memset(blocks, 0x5a, sizeof(int) * total * 2);
     }
-    for (int i = 0; !in_place && i < kInts; ++i) {
+    for (int i = 0; !in_place && i < counts[rank]; ++i) {
       const int got = own[strided_own ? (size_t)i * 2 : (size_t)i];
       MT_CHECK(got == value(rank, root, round + 1, i),
                "round %d (kind %d): scatter from %d, [%d] = %d, want %d", round,
