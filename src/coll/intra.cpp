@@ -226,6 +226,67 @@ Task agree_max(Comm& c, std::uint64_t mine, std::uint64_t* out) {
   *out = best;
 }
 
+// gatherv's and scatterv's descriptor round: the root publishes where
+// every member's block of its buffer is (word 1 + m) and, in word 0,
+// whether every other member's is contiguous and in the heap (or empty);
+// the others publish nothing of use. Returns word 0 as this member knows
+// it once the root has published: the direct path's condition, the same
+// on every member.
+Task root_descriptor(Comm& c, const std::vector<Layout>& blocks, int root,
+                     std::uint64_t* direct) {
+  const auto members = static_cast<std::size_t>(c.size);
+  const std::size_t bytes = c.rank == root ? 8 * (members + 1) : 8;
+  co_await writable_for(c, bytes);
+  std::byte* area = write_area(c, bytes);
+  std::uint64_t eligible = 0;
+  if (c.rank == root) {
+    eligible = 1;
+    for (std::size_t m = 0; m < members; ++m) {
+      const Layout& block = blocks[m];
+      const std::uint64_t at =
+          heap_offset_of(block.base, block.bytes, block.map == nullptr);
+      std::memcpy(area + 8 * (1 + m), &at, sizeof at);
+      if (static_cast<int>(m) != root && block.bytes != 0 && at == kNotInHeap) {
+        eligible = 0;
+      }
+    }
+  }
+  std::memcpy(area, &eligible, sizeof eligible);
+  if (c.rank == root) {
+    publish(c, true);
+  } else {
+    publish(c);
+    co_await arrival(c, root);
+    eligible = read_word(data_of(c, root), 0);
+  }
+  *direct = eligible;
+}
+
+// The descriptor round of a rooted direct path whose root has one word to
+// say (where its buffer is, or kNotInHeap): every member publishes its own
+// word, the root first of all for the others. *root_says is the root's.
+Task root_word(Comm& c, std::uint64_t own, int root, std::uint64_t* root_says) {
+  co_await writable_for(c, sizeof own);
+  std::memcpy(write_area(c, sizeof own), &own, sizeof own);
+  *root_says = own;
+  if (c.rank == root) {
+    publish(c, true);
+  } else {
+    publish(c);
+    co_await arrival(c, root);
+    *root_says = read_word(data_of(c, root), 0);
+  }
+}
+
+// The last round of a rooted direct path: the others tell the root they
+// are done with its buffer, and the root waits for that.
+Task release_root(Comm& c, int root) {
+  arrive(c);
+  if (c.rank == root) {
+    co_await all_arrived(c);
+  }
+}
+
 }  // namespace
 
 Task barrier(Comm& c) {
@@ -242,16 +303,8 @@ Task bcast(Comm& c, Layout data, int root) {
     // The descriptor round: where every member's buffer is, if in the heap.
     const std::uint64_t own =
         heap_offset_of(data.base, total, data.map == nullptr);
-    co_await writable_for(c, sizeof own);
-    std::memcpy(write_area(c, sizeof own), &own, sizeof own);
-    std::uint64_t offset = own;  // the root's
-    if (c.rank == root) {
-      publish(c, true);
-    } else {
-      publish(c);
-      co_await arrival(c, root);
-      offset = read_word(data_of(c, root), 0);
-    }
+    std::uint64_t offset = kNotInHeap;  // the root's
+    co_await root_word(c, own, root, &offset);
     if (offset != kNotInHeap) {
       // Two members with a core each and both buffers in the heap: the
       // root copies the second half into the reader's buffer while the
@@ -443,46 +496,6 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   }
 }
 
-namespace {
-
-// gatherv's and scatterv's descriptor round: the root publishes where
-// every member's block of its buffer is (word 1 + m) and, in word 0,
-// whether every other member's is contiguous and in the heap (or empty);
-// the others publish nothing of use. Returns word 0 as this member knows
-// it once the root has published: the direct path's condition, the same
-// on every member.
-Task root_descriptor(Comm& c, const std::vector<Layout>& blocks, int root,
-                     std::uint64_t* direct) {
-  const auto members = static_cast<std::size_t>(c.size);
-  const std::size_t bytes = c.rank == root ? 8 * (members + 1) : 8;
-  co_await writable_for(c, bytes);
-  std::byte* area = write_area(c, bytes);
-  std::uint64_t eligible = 0;
-  if (c.rank == root) {
-    eligible = 1;
-    for (std::size_t m = 0; m < members; ++m) {
-      const Layout& block = blocks[m];
-      const std::uint64_t at =
-          heap_offset_of(block.base, block.bytes, block.map == nullptr);
-      std::memcpy(area + 8 * (1 + m), &at, sizeof at);
-      if (static_cast<int>(m) != root && block.bytes != 0 && at == kNotInHeap) {
-        eligible = 0;
-      }
-    }
-  }
-  std::memcpy(area, &eligible, sizeof eligible);
-  if (c.rank == root) {
-    publish(c, true);
-  } else {
-    publish(c);
-    co_await arrival(c, root);
-    eligible = read_word(data_of(c, root), 0);
-  }
-  *direct = eligible;
-}
-
-}  // namespace
-
 Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
   // Same-size blocks: no agreement round needed.
   const std::size_t total = send.bytes;
@@ -499,20 +512,13 @@ Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
     // straight into it, one copy where rounds take two, and a last round
     // tells the root they are done.
     const auto members = static_cast<std::size_t>(c.size);
-    const std::uint64_t own =
+    std::uint64_t offset = kNotInHeap;
+    co_await root_word(
+        c,
         c.rank == root
             ? heap_offset_of(recv.base, total * members, recv.map == nullptr)
-            : kNotInHeap;
-    co_await writable_for(c, sizeof own);
-    std::memcpy(write_area(c, sizeof own), &own, sizeof own);
-    std::uint64_t offset = own;
-    if (c.rank == root) {
-      publish(c, true);
-    } else {
-      publish(c);
-      co_await arrival(c, root);
-      offset = read_word(data_of(c, root), 0);
-    }
+            : kNotInHeap,
+        root, &offset);
     if (offset != kNotInHeap) {
       const std::size_t mine = static_cast<std::size_t>(c.rank) * total;
       if (c.rank != root) {
@@ -520,10 +526,7 @@ Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
       } else if (!in_place) {
         datatype::copy(send, 0, recv, mine, total);
       }
-      arrive(c);
-      if (c.rank == root) {
-        co_await all_arrived(c);
-      }
+      co_await release_root(c, root);
       co_return;
     }
   }
@@ -575,10 +578,7 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
         const std::uint64_t at = read_word(data_of(c, root), 1 + c.rank);
         datatype::pack(send, 0, heap_at(at), send.bytes);
       }
-      arrive(c);
-      if (c.rank == root) {
-        co_await all_arrived(c);
-      }
+      co_await release_root(c, root);
       co_return;
     }
   }
@@ -621,30 +621,20 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
     // The descriptor round: where the root's send data is, if contiguous
     // and in the heap. Then each member copies its block straight out of
     // it, and a last round tells the root they are done with its buffer.
-    const std::uint64_t own =
+    std::uint64_t offset = kNotInHeap;
+    co_await root_word(
+        c,
         c.rank == root
             ? heap_offset_of(send.base, total * members, send.map == nullptr)
-            : kNotInHeap;
-    co_await writable_for(c, sizeof own);
-    std::memcpy(write_area(c, sizeof own), &own, sizeof own);
-    std::uint64_t offset = own;
-    if (c.rank == root) {
-      publish(c, true);
-    } else {
-      publish(c);
-      co_await arrival(c, root);
-      offset = read_word(data_of(c, root), 0);
-    }
+            : kNotInHeap,
+        root, &offset);
     if (offset != kNotInHeap) {
       if (c.rank != root) {
         datatype::unpack(
             recv, 0, heap_at(offset) + static_cast<std::size_t>(c.rank) * total,
             total);
       }
-      arrive(c);
-      if (c.rank == root) {
-        co_await all_arrived(c);
-      }
+      co_await release_root(c, root);
       co_return;
     }
   }
@@ -693,10 +683,7 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
         const std::uint64_t at = read_word(data_of(c, root), 1 + c.rank);
         datatype::unpack(recv, 0, heap_at(at), recv.bytes);
       }
-      arrive(c);
-      if (c.rank == root) {
-        co_await all_arrived(c);
-      }
+      co_await release_root(c, root);
       co_return;
     }
   }
