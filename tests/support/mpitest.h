@@ -240,6 +240,24 @@ static inline void mt_free(void* p, int alloc_mem) {
   }
 }
 
+// The direct-path tests' argument: "alloc_mem" takes the buffers that may
+// be used in place from MPI_Alloc_mem instead of malloc.
+static inline int mt_alloc_mem_arg(int argc, char** argv) {
+  return argc > 1 && strcmp(argv[1], "alloc_mem") == 0;
+}
+
+// A committed type of n ints, every other one, whose extent is 2n ints:
+// one block of n elements, strided, that tiles with the next block.
+static inline MPI_Datatype mt_every_other_block(int n) {
+  MPI_Datatype every_other, block;
+  MT_CHECK_MPI(MPI_Type_vector(n, 1, 2, MPI_INT, &every_other));
+  MT_CHECK_MPI(MPI_Type_create_resized(
+      every_other, 0, (MPI_Aint)(2 * (size_t)n * sizeof(int)), &block));
+  MT_CHECK_MPI(MPI_Type_commit(&block));
+  MT_CHECK_MPI(MPI_Type_free(&every_other));
+  return block;
+}
+
 // ---- bad-input harness (tests/mpi/errors) ----
 //
 // A bad-input program runs in one of two modes. Without arguments every rank

@@ -38,18 +38,14 @@ static size_t at_of(int m, int i, int strided) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  use_alloc_mem = argc > 1 && strcmp(argv[1], "alloc_mem") == 0;
+  use_alloc_mem = mt_alloc_mem_arg(argc, argv);
   const int rank = mt_rank();
   const int size = mt_size();
   MT_CHECK(size <= kMaxRanks, "at most %d ranks", kMaxRanks);
   const size_t total = (size_t)size * kInts;
   int* heap_blocks = mt_alloc(sizeof(int) * total * 2, use_alloc_mem);
   int* own = mt_alloc(sizeof(int) * kInts * 2, use_alloc_mem);
-  MPI_Datatype every_other, every_other_block;
-  MT_CHECK_MPI(MPI_Type_vector(kInts, 1, 2, MPI_INT, &every_other));
-  MT_CHECK_MPI(MPI_Type_create_resized(
-      every_other, 0, (MPI_Aint)(2 * kInts * sizeof(int)), &every_other_block));
-  MT_CHECK_MPI(MPI_Type_commit(&every_other_block));
+  MPI_Datatype every_other_block = mt_every_other_block(kInts);
   for (int round = 0; round < kRounds; ++round) {
     const int root = (round / 8) % size;
     // 0 heap, 1 static storage, 2 strided, 3 in place from the heap
@@ -163,7 +159,6 @@ int main(int argc, char** argv) {
     }
   }
   MT_CHECK_MPI(MPI_Type_free(&every_other_block));
-  MT_CHECK_MPI(MPI_Type_free(&every_other));
   mt_free(own, use_alloc_mem);
   mt_free(heap_blocks, use_alloc_mem);
   MPI_Barrier(MPI_COMM_WORLD);

@@ -142,8 +142,16 @@ static void scan_run(int* contribution, int* sum, int n, long it, int calls,
   }
 }
 
-// Block sizes of the vector forms: member r gets or gives n - r % 2.
-static int block_of(int n, int r, int vector) { return vector ? n - r % 2 : n; }
+// Counts and displacements of blocks of n ints per member; in the vector
+// forms member r gets or gives n - r % 2.
+static void blocks_of(int n, int vector, int* counts, int* displs) {
+  const int size = mt_size();
+  MT_CHECK(size <= 64, "at most 64 ranks");
+  for (int r = 0; r < size; ++r) {
+    counts[r] = vector ? n - r % 2 : n;
+    displs[r] = r * n;
+  }
+}
 
 // A run of gathers of `n` ints per member at `root` (MPI_Gather or
 // MPI_Gatherv, or their I-forms and MPI_Wait), where the non-roots only
@@ -155,11 +163,7 @@ static void gather_run(int* send, int* recv, int n, long it, int calls,
   const int size = mt_size();
   int counts[64];
   int displs[64];
-  MT_CHECK(size <= 64, "at most 64 ranks");
-  for (int r = 0; r < size; ++r) {
-    counts[r] = block_of(n, r, vector);
-    displs[r] = r * n;
-  }
+  blocks_of(n, vector, counts, displs);
   for (int j = 0; j < calls; ++j) {
     const int i = (int)it * calls + j;
     for (int k = 0; k < n; ++k) {
@@ -205,11 +209,7 @@ static void scatter_run(int* send, int* recv, int n, long it, int calls,
   const int size = mt_size();
   int counts[64];
   int displs[64];
-  MT_CHECK(size <= 64, "at most 64 ranks");
-  for (int r = 0; r < size; ++r) {
-    counts[r] = block_of(n, r, vector);
-    displs[r] = r * n;
-  }
+  blocks_of(n, vector, counts, displs);
   for (int j = 0; j < calls; ++j) {
     const int i = (int)it * calls + j;
     for (int r = 0; rank == root && r < size; ++r) {
