@@ -910,6 +910,41 @@ Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   if (most == 0) {
     co_return;
   }
+  if (descriptor_round(most * size) && c.size > 1) {
+    // The descriptor round: whether this member's send buffer is
+    // contiguous, in the shared heap and not its receive buffer (in place,
+    // the result would overwrite what another member reads), and its
+    // receive buffer contiguous. When everyone's is, each member folds its
+    // block straight from everyone's send buffer, in fold()'s order.
+    co_await writable(c);
+    const std::uint64_t from =
+        heap_offset_of(send.base, send.bytes, send.map == nullptr);
+    std::uint64_t eligible =
+        send.base != recv.base && from != kNotInHeap && recv.map == nullptr;
+    const std::uint64_t words[2] = {eligible, from};
+    std::memcpy(write_area(c, sizeof words), words, sizeof words);
+    publish(c);
+    co_await all_arrived(c);
+    for (int m = 0; m < c.size && eligible != 0; ++m) {
+      eligible = read_word(data_of(c, m), 0);
+    }
+    if (eligible != 0) {
+      const std::size_t at = start[me] * size;
+      const std::size_t n = units[me];
+      if (n != 0) {
+        const std::byte* last = heap_at(read_word(data_of(c, c.size - 1), 1));
+        std::memcpy(recv.base, last + at, n * size);
+        for (int m = c.size - 1; m-- > 0;) {
+          const std::byte* input = heap_at(read_word(data_of(c, m), 1));
+          mpi::apply_op(op, unit_type, input + at, recv.base, n);
+        }
+      }
+      // Nobody's send buffer may change before everyone has folded.
+      arrive(c);
+      co_await all_arrived(c);
+      co_return;
+    }
+  }
   const std::size_t per_round = units_per_round(most, size, members);
   Accumulator acc(accumulator_bytes(recv, per_round * size));
   for (std::size_t first = 0; first < most; first += per_round) {
@@ -1122,8 +1157,9 @@ bool reduce_scatter_block_now(Comm& c, const Layout& send, const Layout& recv,
   const std::size_t size = unit.type.packed;
   const auto members = static_cast<std::size_t>(c.size);
   const std::size_t per_round = units_per_round(unit.count, size, members);
-  if (per_round < unit.count || recv.map != nullptr) {
-    return false;  // more than reduce_scatter()'s one round, or a fold buffer
+  if (per_round < unit.count || recv.map != nullptr ||
+      descriptor_round(unit.count * size)) {
+    return false;  // not reduce_scatter()'s one round, or a fold buffer
   }
   if (unit.count == 0) {
     return true;
