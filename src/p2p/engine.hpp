@@ -200,6 +200,10 @@ class Engine {
   void deliver_unexpected(UnexpectedMessage* message, Request& request);
   void begin_drain(Request& request, std::uint32_t sender,
                    std::uint32_t slot_index, std::uint64_t total_bytes);
+  // Copies what the slot holds now; completes the request when that is
+  // all, else queues it for progress() (drain_requests()).
+  void follow_drain(Request& request, std::uint32_t sender,
+                    std::uint32_t slot_index, std::uint64_t total_bytes);
   bool drain_requests();
   bool drain_unexpected();
   // Copies every published chunk; returns true when the transfer is whole.

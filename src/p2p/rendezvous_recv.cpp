@@ -48,12 +48,9 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
       return;
     }
     // The sender copies the rest; drain_slot() sees direct_from == 0 (no
-    // chunks, all of it copied) and finishes.
-    request.rndv_sender = sender;
-    request.rndv_slot = slot_index;
-    request.rndv_consumed = 0;
-    request.rndv_total_bytes = total_bytes;
-    draining_.push_back(&request);
+    // chunks, all of it copied) and finishes. Not the tail below: it would
+    // store kMatched over kMatchedDirect.
+    follow_drain(request, sender, slot_index, total_bytes);
     return;
   }
   if (s.source_heap_offset != kNoHeapOffset) {
@@ -89,6 +86,11 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
     s.matched.store(match_state, std::memory_order_release);
     segment::wake_if_sleeping(control(sender));
   }
+  follow_drain(request, sender, slot_index, total_bytes);
+}
+
+void Engine::follow_drain(Request& request, std::uint32_t sender,
+                          std::uint32_t slot_index, std::uint64_t total_bytes) {
   request.rndv_sender = sender;
   request.rndv_slot = slot_index;
   request.rndv_consumed = 0;
