@@ -287,6 +287,30 @@ Task release_root(Comm& c, int root) {
   }
 }
 
+// gatherv's and scatterv's direct path: when root_descriptor() says every
+// block of the root's buffer is in the heap, each other member writes its
+// block `own` into its place there (into_root: gatherv) or copies it out
+// (scatterv), and release_root() follows. *done stays false, after the
+// descriptor round only, when the rounds must follow.
+Task blocks_direct(Comm& c, const std::vector<Layout>& blocks,
+                   const Layout& own, int root, bool into_root, bool* done) {
+  std::uint64_t direct = 0;
+  co_await root_descriptor(c, blocks, root, &direct);
+  if (direct == 0) {
+    co_return;
+  }
+  if (c.rank != root && own.bytes != 0) {
+    std::byte* place = heap_at(read_word(data_of(c, root), 1 + c.rank));
+    if (into_root) {
+      datatype::pack(own, 0, place, own.bytes);
+    } else {
+      datatype::unpack(own, 0, place, own.bytes);
+    }
+  }
+  co_await release_root(c, root);
+  *done = true;
+}
+
 }  // namespace
 
 Task barrier(Comm& c) {
@@ -571,14 +595,9 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
   }
   if (descriptor_round(most)) {
     // gather()'s direct path, with a place per member.
-    std::uint64_t direct = 0;
-    co_await root_descriptor(c, recv_blocks, root, &direct);
-    if (direct != 0) {
-      if (c.rank != root && send.bytes != 0) {
-        const std::uint64_t at = read_word(data_of(c, root), 1 + c.rank);
-        datatype::pack(send, 0, heap_at(at), send.bytes);
-      }
-      co_await release_root(c, root);
+    bool done = false;
+    co_await blocks_direct(c, recv_blocks, send, root, true, &done);
+    if (done) {
       co_return;
     }
   }
@@ -676,14 +695,9 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
   }
   if (descriptor_round(most)) {
     // scatter()'s direct path, with a place per member.
-    std::uint64_t direct = 0;
-    co_await root_descriptor(c, send_blocks, root, &direct);
-    if (direct != 0) {
-      if (c.rank != root && recv.bytes != 0) {
-        const std::uint64_t at = read_word(data_of(c, root), 1 + c.rank);
-        datatype::unpack(recv, 0, heap_at(at), recv.bytes);
-      }
-      co_await release_root(c, root);
+    bool done = false;
+    co_await blocks_direct(c, send_blocks, recv, root, false, &done);
+    if (done) {
       co_return;
     }
   }
