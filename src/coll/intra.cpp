@@ -62,12 +62,15 @@ bool streams(const Comm& c, std::size_t total) {
 // the rounds follow as before: one more synchronisation on a message that
 // takes at least a few microseconds to move. Alltoall(v) with blocks of
 // that size does the same when every member's send blocks are all in the
-// heap (each member then copies its blocks straight from the others').
+// heap (each member then copies its blocks straight from the others'), and
+// so do allreduce, gather(v), scatter(v), allgather(v) and reduce_scatter
+// (docs/design.md, "Collectives").
 constexpr std::size_t kDirectMin = 32 * 1024;
-// Whether a call moving `bytes` (a broadcast's message, an allreduce's
-// vector, an alltoall's largest block) begins with the descriptor round.
-// The blocking one-round paths (bcast_now, allreduce_now, alltoall_now)
-// have none, so they leave such calls to the coroutines.
+// Whether a call moving `bytes` (a broadcast's message, an allreduce's or
+// a reduce-scatter's vector, the largest block of a gather, scatter,
+// allgather or alltoall) begins with the descriptor round. The blocking
+// one-round paths (the *_now functions) have none, so they leave such
+// calls to the coroutines.
 constexpr bool descriptor_round(std::size_t bytes) {
   return bytes >= kDirectMin;
 }
