@@ -984,11 +984,65 @@ Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   }
 }
 
+namespace {
+
+// Scans of at least kScanChainMin bytes (on three or more members) go
+// along a chain: in each round member i waits for member i - 1's prefix,
+// folds its own data into it (prefix(i-1) op x(i), so in rank order) and
+// publishes the result for member i + 1. Members fold one vector each
+// where the one-round scan below has member i fold i of them (n(n - 1)/2
+// in all), and rounds pipeline down the chain. Measured with 3, 4 and 8
+// ranks on 2 cores: 8 KiB 3.6 -> 2.8-3.7 us at 4 ranks and 9.6 -> 7.5-8.0
+// at 8, 64 KiB 77 -> 41 us and 1 MiB 1380 -> 900 us at 8; 1 KiB was 10-40%
+// slower, since a chain's latency grows with the members. At two members
+// both ways fold the same single vector.
+constexpr std::size_t kScanChainMin = 8 * 1024;
+bool scan_chains(const Comm& c, std::size_t bytes) {
+  return c.size >= 3 && bytes >= kScanChainMin;
+}
+
+Task scan_chain(Comm& c, Layout send, Layout recv, Unit unit, OpArg op,
+                bool exclusive) {
+  const std::size_t size = unit.type.packed;
+  const std::size_t per_round = units_per_round(unit.count, size);
+  const bool first_member = c.rank == 0;
+  const int next = c.rank + 1 < c.size ? c.rank + 1 : -1;
+  for (std::size_t first = 0; first < unit.count; first += per_round) {
+    const std::size_t n = std::min(per_round, unit.count - first);
+    const std::size_t at = first * size;
+    const std::size_t bytes = n * size;
+    // Only the next member reads what this one writes, so it may run
+    // ahead as a scan's writers do.
+    co_await writable_for(c, bytes);
+    std::byte* prefix = write_area(c, bytes);
+    // Own data first: in place, the receive buffer is about to change.
+    datatype::pack(send, at, prefix, bytes);
+    if (!first_member) {
+      co_await arrival_next(c, c.rank - 1);
+      const std::byte* below = next_data_of(c, c.rank - 1);
+      if (exclusive) {
+        datatype::unpack(recv, at, below, bytes);
+      }
+      mpi::apply_op(op, unit.type, below, prefix, n);
+    }
+    if (!exclusive) {
+      datatype::unpack(recv, at, prefix, bytes);
+    }
+    publish_to(c, next);
+  }
+}
+
+}  // namespace
+
 Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
           std::size_t count, bool exclusive) {
   const Unit unit = unit_of(type, op, count);
   const std::size_t size = unit.type.packed;
   if (unit.count == 0) {
+    co_return;
+  }
+  if (scan_chains(c, unit.count * size)) {
+    co_await scan_chain(c, send, recv, unit, op, exclusive);
     co_return;
   }
   const std::size_t per_round = units_per_round(unit.count, size);
@@ -1203,8 +1257,9 @@ bool scan_now(Comm& c, const Layout& send, const Layout& recv,
   const Unit unit = unit_of(type, op, count);
   const std::size_t bytes = unit.count * unit.type.packed;
   if (bytes > kBulk || recv.map != nullptr ||
-      units_per_round(unit.count, unit.type.packed) < unit.count) {
-    return false;  // more than scan()'s one round, or a folding buffer
+      units_per_round(unit.count, unit.type.packed) < unit.count ||
+      scan_chains(c, bytes)) {
+    return false;  // more than scan()'s one round, a folding buffer or a chain
   }
   if (bytes == 0) {
     return true;

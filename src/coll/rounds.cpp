@@ -100,9 +100,22 @@ bool published(Comm& comm, int m, std::uint64_t r) {
                                        : in_slot() || in_entry();
 }
 
+// Wakes member m if it sleeps. Relaxed load: ordered by the caller's
+// seq_cst fence.
+void wake_member(Comm& comm, int m) {
+  segment::RankControl& control =
+      mpi::state().engine->control(comm.slots[static_cast<std::size_t>(m)]);
+  if ((control.wake_word.load(std::memory_order_relaxed) &
+       segment::kSleeperMask) != 0) [[unlikely]] {
+    segment::wake_now(control);
+  }
+}
+
 // Wakes the members asleep on this block, if this member's publish of
-// round `r` may be what they wait for (see publish()).
-void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me) {
+// round `r` may be what they wait for (see publish()); `waiter`, if not
+// -1, waits for this member alone and is woken in any case.
+void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me,
+                int waiter = -1) {
   // seq_cst fence: our round store is visible before we read the others'
   // rounds and sleeper counts. Two members publishing together both fence
   // first, so at least one sees the other and wakes; a waiter announces
@@ -113,19 +126,15 @@ void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me) {
     // Only decides whether to wake; a waiter that reads the round acquires
     // it itself.
     if (!published(comm, m, r)) {
-      return;  // m is still to come: its publish wakes
+      if (waiter >= 0) {
+        wake_member(comm, waiter);
+      }
+      return;  // m is still to come: its publish wakes the rest
     }
   }
-  p2p::Engine& engine = *mpi::state().engine;
   for (int m = 0; m < comm.size; ++m) {
     if (m != comm.rank) {
-      segment::RankControl& control =
-          engine.control(comm.slots[static_cast<std::size_t>(m)]);
-      // Relaxed: ordered by the fence above.
-      if ((control.wake_word.load(std::memory_order_relaxed) &
-           segment::kSleeperMask) != 0) [[unlikely]] {
-        segment::wake_now(control);
-      }
+      wake_member(comm, m);
     }
   }
 }
@@ -236,6 +245,14 @@ void publish(Comm& comm, bool others_wait_on_me) {
   wake_after(comm, next, others_wait_on_me);
 }
 
+void publish_to(Comm& comm, int waiter) {
+  const std::uint64_t next = ++comm.shared->round;
+  // Release: as in publish().
+  member_slot(comm, comm.rank, next)
+      .round.store(next, std::memory_order_release);
+  wake_after(comm, next, false, waiter);
+}
+
 bool core_per_member(const Comm& comm) {
   return static_cast<unsigned>(comm.size) <= mpi::state().engine->config().cpus;
 }
@@ -312,6 +329,15 @@ const std::byte* data_of(Comm& comm, int m) {
     return arrival_entry(comm, m, round).value;  // every member used it
   }
   const CollSlot& slot = member_slot(comm, m, round);
+  return slot.where == 0 ? slot.data : segment_of().at<std::byte>(slot.where);
+}
+
+bool arrived_next(Comm& comm, int m) {
+  return published(comm, m, comm.shared->round + 1);
+}
+
+const std::byte* next_data_of(Comm& comm, int m) {
+  const CollSlot& slot = member_slot(comm, m, comm.shared->round + 1);
   return slot.where == 0 ? slot.data : segment_of().at<std::byte>(slot.where);
 }
 

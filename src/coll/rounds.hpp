@@ -47,6 +47,10 @@ std::byte* write_area(Comm& comm, std::size_t bytes);
 // round is complete, or at once if `others_wait_on_me` (a root whose data
 // the others wait for, whatever the rest of the round does).
 void publish(Comm& comm, bool others_wait_on_me = false);
+// Publishes the next round along a chain, where member `waiter` waits for
+// this one alone (a large scan's next member): wakes `waiter` if it
+// sleeps, and everyone once the round is complete. -1: no one waits.
+void publish_to(Comm& comm, int waiter);
 // The small lane (scratch/comm_block.hpp, arrival entries): rounds in
 // which every member writes at most kSmall bytes and waits for everyone,
 // published in a line shared by up to four members instead of each in its
@@ -89,6 +93,13 @@ inline auto all_arrived(Comm& comm) { return until(AllArrived{&comm}); }
 
 // Member m's data of the current round (valid after arrived(m)).
 const std::byte* data_of(Comm& comm, int m);
+// The same for the next round, which this member has not published yet:
+// along a chain a member reads its predecessor's data before it writes.
+bool arrived_next(Comm& comm, int m);
+inline auto arrival_next(Comm& comm, int m) {
+  return until([&comm, m] { return arrived_next(comm, m); });
+}
+const std::byte* next_data_of(Comm& comm, int m);
 
 // Streaming a bulk round (a broadcast's root, when readers have cores of
 // their own): after write_area(), the writer says how many bytes of the

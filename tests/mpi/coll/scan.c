@@ -7,9 +7,10 @@
 // MPI_IN_PLACE. For a non-commutative user operation the order is rank
 // order.
 //
-// args: world|split|rev  b|nb. Every predefined op/type pair (counts 1 and
-// 200), then the non-commutative affine op at counts 0..70000, in place on
-// every other case.
+// args: world|split|rev  b|nb. Every predefined op/type pair (counts 1, 200
+// and 3000: from 8 KiB on, scans of three or more members go along a
+// chain), then the non-commutative affine op at counts 0..70000, in place
+// on every other case.
 #include "mt_coll.h"
 #include "mt_reduce.h"
 
@@ -41,14 +42,16 @@ int main(int argc, char** argv) {
 
   MtType types[kMtMaxTypes];
   const int type_count = mt_reduce_types(types);
-  char* send = mt_malloc(200 * 32);
-  char* recv = mt_malloc(200 * 32);
+  char* send = mt_malloc(3000 * 32);
+  char* recv = mt_malloc(3000 * 32);
   int case_index = 0;
   for (int t = 0; t < type_count; ++t) {
     MtOp ops[kMtMaxOps];
     const int op_count = mt_reduce_ops(types[t].kind, ops);
     for (int o = 0; o < op_count; ++o, ++case_index) {
-      const long count = case_index % 3 == 0 ? 1 : 200;
+      const long count = case_index % 3 == 0   ? 1
+                         : case_index % 3 == 1 ? 200
+                                               : 3000;
       for (int exclusive = 0; exclusive < 2; ++exclusive) {
         const int in_place = (case_index + exclusive) % 2 == 0;
         mt_reduce_fill(send, &types[t], ops[o].op, rank, size, count);
