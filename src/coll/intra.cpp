@@ -294,11 +294,21 @@ Task release_root(Comm& c, int root) {
 // block of the root's buffer is in the heap, each other member writes its
 // block `own` into its place there (into_root: gatherv) or copies it out
 // (scatterv), and release_root() follows. *done stays false, after the
-// descriptor round only, when the rounds must follow.
+// descriptor round only, when the rounds must follow. The root's own
+// block (own_from to own_to, if given) is copied once its descriptor is
+// out, so the others need not wait for that copy.
+struct OwnCopy {
+  const Layout* from = nullptr;
+  const Layout* to = nullptr;
+};
 Task blocks_direct(Comm& c, const std::vector<Layout>& blocks,
-                   const Layout& own, int root, bool into_root, bool* done) {
+                   const Layout& own, int root, bool into_root, bool* done,
+                   OwnCopy own_copy) {
   std::uint64_t direct = 0;
   co_await root_descriptor(c, blocks, root, &direct);
+  if (own_copy.from != nullptr) {
+    datatype::copy(*own_copy.from, 0, *own_copy.to, 0, own_copy.to->bytes);
+  }
   if (direct == 0) {
     co_return;
   }
@@ -562,17 +572,17 @@ Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
     const std::size_t n = std::min(chunk, total - at);
     if (c.rank == root) {
       publish(c);
+      // The own block while the others publish theirs.
+      if (!in_place) {
+        datatype::copy(send, at, recv,
+                       static_cast<std::size_t>(root) * total + at, n);
+      }
       co_await all_arrived(c);
       for (int m = 0; m < c.size; ++m) {
-        if (m == root) {
-          if (!in_place) {
-            datatype::copy(send, at, recv,
-                           static_cast<std::size_t>(m) * total + at, n);
-          }
-          continue;
+        if (m != root) {
+          datatype::unpack(recv, static_cast<std::size_t>(m) * total + at,
+                           data_of(c, m), n);
         }
-        datatype::unpack(recv, static_cast<std::size_t>(m) * total + at,
-                         data_of(c, m), n);
       }
     } else {
       // Non-roots only write: they may run ahead of a slow root.
@@ -589,20 +599,22 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
   const std::uint64_t mine =
       c.rank == root ? largest_block(recv_blocks) : send.bytes;
   co_await agree_max(c, mine, &most);
-  if (c.rank == root && !in_place) {
-    const Layout& own = recv_blocks[static_cast<std::size_t>(root)];
+  const Layout& own = recv_blocks[static_cast<std::size_t>(root)];
+  const bool copy_own = c.rank == root && !in_place;
+  if (descriptor_round(most) && c.size > 1) {
+    // gather()'s direct path, with a place per member; the root copies
+    // its own block after its descriptor round.
+    bool done = false;
+    co_await blocks_direct(c, recv_blocks, send, root, true, &done,
+                           copy_own ? OwnCopy{&send, &own} : OwnCopy{});
+    if (done) {
+      co_return;
+    }
+  } else if (copy_own) {
     datatype::copy(send, 0, own, 0, own.bytes);
   }
   if (most == 0 || c.size == 1) {
     co_return;
-  }
-  if (descriptor_round(most)) {
-    // gather()'s direct path, with a place per member.
-    bool done = false;
-    co_await blocks_direct(c, recv_blocks, send, root, true, &done);
-    if (done) {
-      co_return;
-    }
   }
   const std::size_t chunk = round_bytes(most);
   for (std::size_t at = 0; at < most; at += chunk) {
@@ -631,11 +643,17 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
 
 Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
   const std::size_t total = recv.bytes;  // per member
-  if (c.rank == root && !in_place) {
-    datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
-                   total);
-  }
+  // The root's own block, once the others have what they wait for.
+  bool own_pending = c.rank == root && !in_place;
+  auto copy_own = [&] {
+    if (own_pending) {
+      datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
+                     total);
+      own_pending = false;
+    }
+  };
   if (total == 0 || c.size == 1) {
+    copy_own();
     co_return;
   }
   const auto members = static_cast<std::size_t>(c.size);
@@ -656,6 +674,7 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
             recv, 0, heap_at(offset) + static_cast<std::size_t>(c.rank) * total,
             total);
       }
+      copy_own();
       co_await release_root(c, root);
       co_return;
     }
@@ -674,6 +693,7 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
         }
       }
       publish(c, true);
+      copy_own();
     } else {
       publish(c);
       co_await arrival(c, root);
@@ -689,20 +709,22 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
   const std::uint64_t mine =
       c.rank == root ? largest_block(send_blocks) : recv.bytes;
   co_await agree_max(c, mine, &most);
-  if (c.rank == root && !in_place) {
-    const Layout& own = send_blocks[static_cast<std::size_t>(root)];
+  const Layout& own = send_blocks[static_cast<std::size_t>(root)];
+  const bool copy_own = c.rank == root && !in_place;
+  if (descriptor_round(most) && c.size > 1) {
+    // scatter()'s direct path, with a place per member; the root copies
+    // its own block after its descriptor round.
+    bool done = false;
+    co_await blocks_direct(c, send_blocks, recv, root, false, &done,
+                           copy_own ? OwnCopy{&own, &recv} : OwnCopy{});
+    if (done) {
+      co_return;
+    }
+  } else if (copy_own) {
     datatype::copy(own, 0, recv, 0, own.bytes);
   }
   if (most == 0 || c.size == 1) {
     co_return;
-  }
-  if (descriptor_round(most)) {
-    // scatter()'s direct path, with a place per member.
-    bool done = false;
-    co_await blocks_direct(c, send_blocks, recv, root, false, &done);
-    if (done) {
-      co_return;
-    }
   }
   const auto members = static_cast<std::size_t>(c.size);
   const std::size_t piece =
@@ -1155,11 +1177,12 @@ bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
       descriptor_round(total)) {
     return false;  // more than scatter()'s one round, or its direct path
   }
-  if (c.rank == root && !in_place) {
-    datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
-                   total);
-  }
+  const bool copy_own = c.rank == root && !in_place;
   if (total == 0 || c.size == 1) {
+    if (copy_own) {
+      datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
+                     total);
+    }
     return true;
   }
   if (c.rank == root) {
@@ -1171,6 +1194,11 @@ bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
       }
     }
     publish(c, true);
+    // The own block once the others have theirs.
+    if (copy_own) {
+      datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
+                     total);
+    }
   } else {
     publish(c);
     wait_for([&c, root] { return arrived(c, root); });
