@@ -17,6 +17,7 @@ RingProducer::RingProducer(std::byte* ring_memory, std::uint32_t cells)
     : shared_(reinterpret_cast<RingShared*>(
           ring_memory)),  // NOLINT: segment offset
       cells_(cells_of(ring_memory)),
+      prefetch_(base::has_prefetchw()),
       capacity_(cells),
       mask_(cells - 1),
       log2_cells_(static_cast<unsigned>(std::countr_zero(cells))) {}

@@ -39,6 +39,7 @@
 
 #include "base/assert.hpp"
 #include "base/cache_line.hpp"
+#include "base/prefetch.hpp"
 #include "segment/layout.hpp"
 
 namespace shmpi::shm_queues {
@@ -119,6 +120,9 @@ class RingProducer {
         seq_full(write_index_, log2_cells_), std::memory_order_acq_rel);
     bool was_parked = previous == seq_parked(write_index_, log2_cells_);
     write_index_ += cells;
+    if (prefetch_) [[likely]] {
+      own_ahead(cells);
+    }
     return was_parked;
   }
   std::uint32_t capacity() const { return capacity_; }
@@ -138,9 +142,35 @@ class RingProducer {
     return has_room(cells);
   }
 
+  // How far past the next cell own_ahead() starts, and at most how many
+  // lines it asks for.
+  static constexpr std::uint32_t kOwnAhead = 2;
+  static constexpr std::uint32_t kOwnLines = 4;
+
  private:
+  // Asks for the lines of the message after the next one (kOwnAhead cells
+  // past the next cell, as many as this message had, at most kOwnLines).
+  // publish()'s exchange waits until the head cell's line is ours, and the
+  // consumer still holds every cell it read a lap ago, so a stream of
+  // messages paid one ownership transfer after another; asked for ahead,
+  // they overlap. Not the next cell itself: a consumer that has caught up
+  // polls it, and the two sides would only trade it back and forth. Only
+  // cells the consumer is known to be done with (by the cached read index,
+  // which lags, so it errs towards skipping): in a nearly full ring those
+  // cells hold messages it is about to read.
+  void own_ahead(std::uint32_t cells) noexcept {
+    const std::uint32_t lines = cells < kOwnLines ? cells : kOwnLines;
+    if (write_index_ + kOwnAhead + lines - read_index_cache_ > capacity_) {
+      return;
+    }
+    for (std::uint32_t k = 0; k < lines; ++k) {
+      base::prefetch_for_write(&cells_[(write_index_ + kOwnAhead + k) & mask_]);
+    }
+  }
+
   RingShared* shared_ = nullptr;
   Cell* cells_ = nullptr;
+  bool prefetch_ = false;  // base::has_prefetchw()
   std::uint64_t write_index_ = 0;
   std::uint64_t read_index_cache_ = 0;  // stale copy of shared_->read_index
   bool waiting_ = false;                // we set producer_waiting
