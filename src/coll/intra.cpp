@@ -300,15 +300,19 @@ Task release_root(Comm& c, int root) {
 struct OwnCopy {
   const Layout* from = nullptr;
   const Layout* to = nullptr;
+  std::size_t bytes = 0;  // the root's block's, as its vector says
+  void run() const {
+    if (from != nullptr) {
+      datatype::copy(*from, 0, *to, 0, bytes);
+    }
+  }
 };
 Task blocks_direct(Comm& c, const std::vector<Layout>& blocks,
                    const Layout& own, int root, bool into_root, bool* done,
                    OwnCopy own_copy) {
   std::uint64_t direct = 0;
   co_await root_descriptor(c, blocks, root, &direct);
-  if (own_copy.from != nullptr) {
-    datatype::copy(*own_copy.from, 0, *own_copy.to, 0, own_copy.to->bytes);
-  }
+  own_copy.run();
   if (direct == 0) {
     co_return;
   }
@@ -599,19 +603,22 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
   const std::uint64_t mine =
       c.rank == root ? largest_block(recv_blocks) : send.bytes;
   co_await agree_max(c, mine, &most);
-  const Layout& own = recv_blocks[static_cast<std::size_t>(root)];
-  const bool copy_own = c.rank == root && !in_place;
+  // The root's own block (only the root has the blocks).
+  const OwnCopy own =
+      c.rank == root && !in_place
+          ? OwnCopy{&send, &recv_blocks[static_cast<std::size_t>(root)],
+                    recv_blocks[static_cast<std::size_t>(root)].bytes}
+          : OwnCopy{};
   if (descriptor_round(most) && c.size > 1) {
     // gather()'s direct path, with a place per member; the root copies
     // its own block after its descriptor round.
     bool done = false;
-    co_await blocks_direct(c, recv_blocks, send, root, true, &done,
-                           copy_own ? OwnCopy{&send, &own} : OwnCopy{});
+    co_await blocks_direct(c, recv_blocks, send, root, true, &done, own);
     if (done) {
       co_return;
     }
-  } else if (copy_own) {
-    datatype::copy(send, 0, own, 0, own.bytes);
+  } else {
+    own.run();
   }
   if (most == 0 || c.size == 1) {
     co_return;
@@ -709,19 +716,22 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
   const std::uint64_t mine =
       c.rank == root ? largest_block(send_blocks) : recv.bytes;
   co_await agree_max(c, mine, &most);
-  const Layout& own = send_blocks[static_cast<std::size_t>(root)];
-  const bool copy_own = c.rank == root && !in_place;
+  // The root's own block (only the root has the blocks).
+  const OwnCopy own =
+      c.rank == root && !in_place
+          ? OwnCopy{&send_blocks[static_cast<std::size_t>(root)], &recv,
+                    send_blocks[static_cast<std::size_t>(root)].bytes}
+          : OwnCopy{};
   if (descriptor_round(most) && c.size > 1) {
     // scatter()'s direct path, with a place per member; the root copies
     // its own block after its descriptor round.
     bool done = false;
-    co_await blocks_direct(c, send_blocks, recv, root, false, &done,
-                           copy_own ? OwnCopy{&own, &recv} : OwnCopy{});
+    co_await blocks_direct(c, send_blocks, recv, root, false, &done, own);
     if (done) {
       co_return;
     }
-  } else if (copy_own) {
-    datatype::copy(own, 0, recv, 0, own.bytes);
+  } else {
+    own.run();
   }
   if (most == 0 || c.size == 1) {
     co_return;
