@@ -295,15 +295,21 @@ Task release_root(Comm& c, int root) {
 // block `own` into its place there (into_root: gatherv) or copies it out
 // (scatterv), and release_root() follows. *done stays false, after the
 // descriptor round only, when the rounds must follow. The root's own
-// block (own_from to own_to, if given) is copied once its descriptor is
-// out, so the others need not wait for that copy.
+// block (own_copy, if any) is copied once its descriptor is out, so the
+// others need not wait for that copy.
+//
+// A rooted collective's copy of the root's own block, from packed offset
+// from_at of `from` to the start of `to`; nothing when `from` is null
+// (not the root, or in place). Roots run it after the others have what
+// they wait for.
 struct OwnCopy {
   const Layout* from = nullptr;
+  std::size_t from_at = 0;
   const Layout* to = nullptr;
-  std::size_t bytes = 0;  // the root's block's, as its vector says
+  std::size_t bytes = 0;
   void run() const {
     if (from != nullptr) {
-      datatype::copy(*from, 0, *to, 0, bytes);
+      datatype::copy(*from, from_at, *to, 0, bytes);
     }
   }
 };
@@ -606,7 +612,7 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
   // The root's own block (only the root has the blocks).
   const OwnCopy own =
       c.rank == root && !in_place
-          ? OwnCopy{&send, &recv_blocks[static_cast<std::size_t>(root)],
+          ? OwnCopy{&send, 0, &recv_blocks[static_cast<std::size_t>(root)],
                     recv_blocks[static_cast<std::size_t>(root)].bytes}
           : OwnCopy{};
   if (descriptor_round(most) && c.size > 1) {
@@ -648,19 +654,24 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
   }
 }
 
+namespace {
+
+// Scatter's own-block copy on the root (its block of the send buffer).
+OwnCopy own_scatter_block(const Comm& c, const Layout& send, const Layout& recv,
+                          int root, bool in_place) {
+  return c.rank == root && !in_place
+             ? OwnCopy{&send, static_cast<std::size_t>(root) * recv.bytes,
+                       &recv, recv.bytes}
+             : OwnCopy{};
+}
+
+}  // namespace
+
 Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
   const std::size_t total = recv.bytes;  // per member
-  // The root's own block, once the others have what they wait for.
-  bool own_pending = c.rank == root && !in_place;
-  auto copy_own = [&] {
-    if (own_pending) {
-      datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
-                     total);
-      own_pending = false;
-    }
-  };
+  const OwnCopy own = own_scatter_block(c, send, recv, root, in_place);
   if (total == 0 || c.size == 1) {
-    copy_own();
+    own.run();
     co_return;
   }
   const auto members = static_cast<std::size_t>(c.size);
@@ -681,7 +692,7 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
             recv, 0, heap_at(offset) + static_cast<std::size_t>(c.rank) * total,
             total);
       }
-      copy_own();
+      own.run();
       co_await release_root(c, root);
       co_return;
     }
@@ -700,7 +711,9 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
         }
       }
       publish(c, true);
-      copy_own();
+      if (at == 0) {
+        own.run();  // once the others have their first piece
+      }
     } else {
       publish(c);
       co_await arrival(c, root);
@@ -719,7 +732,7 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
   // The root's own block (only the root has the blocks).
   const OwnCopy own =
       c.rank == root && !in_place
-          ? OwnCopy{&send_blocks[static_cast<std::size_t>(root)], &recv,
+          ? OwnCopy{&send_blocks[static_cast<std::size_t>(root)], 0, &recv,
                     send_blocks[static_cast<std::size_t>(root)].bytes}
           : OwnCopy{};
   if (descriptor_round(most) && c.size > 1) {
@@ -1187,12 +1200,9 @@ bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
       descriptor_round(total)) {
     return false;  // more than scatter()'s one round, or its direct path
   }
-  const bool copy_own = c.rank == root && !in_place;
+  const OwnCopy own = own_scatter_block(c, send, recv, root, in_place);
   if (total == 0 || c.size == 1) {
-    if (copy_own) {
-      datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
-                     total);
-    }
+    own.run();
     return true;
   }
   if (c.rank == root) {
@@ -1204,11 +1214,7 @@ bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
       }
     }
     publish(c, true);
-    // The own block once the others have theirs.
-    if (copy_own) {
-      datatype::copy(send, static_cast<std::size_t>(root) * total, recv, 0,
-                     total);
-    }
+    own.run();  // once the others have theirs
   } else {
     publish(c);
     wait_for([&c, root] { return arrived(c, root); });
