@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -100,6 +101,34 @@ Result<void> Engine::prepare() {
           shm_queues::all_chunks_mask(layout_.config.chunks_per_rank),
           std::memory_order_relaxed);
   return {};
+}
+
+bool Engine::note_long_yield() {
+  // The fourth field of /proc/loadavg: tasks runnable now, machine-wide,
+  // this one included. More than the job's ranks that are not asleep
+  // means other programs compete for the cores.
+  unsigned runnable = 0;
+  if (std::FILE* file = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(file, "%*s %*s %*s %u", &runnable) != 1) {
+      runnable = 0;
+    }
+    std::fclose(file);
+  }
+  unsigned awake = 0;
+  for (std::uint32_t slot = 0; slot < config_.world_size; ++slot) {
+    // Relaxed: a snapshot for a heuristic.
+    if ((control(slot).wake_word.load(std::memory_order_relaxed) &
+         segment::kSleeperMask) == 0) {
+      ++awake;
+    }
+  }
+  // One more: a rank between announcing its sleep and falling asleep
+  // counts as asleep but is still runnable.
+  if (runnable <= awake + 1) {
+    return false;
+  }
+  skip_yields_.store(kSleepInsteadOfYield, std::memory_order_relaxed);
+  return true;
 }
 
 bool Engine::abort_raised() const {

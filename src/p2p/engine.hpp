@@ -22,6 +22,7 @@
 // lock is touched.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -267,6 +268,21 @@ class Engine {
   bool park_all_rings();
   bool run_tasks();
   bool abort_raised() const;
+
+  // The wait loop's yields (wait_until.hpp). A yield that kept the core
+  // away for kLongYieldTicks or more (2^20 time-stamp ticks: 0.2-1 ms at
+  // 1-5 GHz; a hand-over between ranks takes about a microsecond) may
+  // have handed it to another program for a whole time slice; if other
+  // programs' tasks are runnable (by /proc/loadavg, beside the job's
+  // ranks that are awake), the next kSleepInsteadOfYield waits go from
+  // spinning straight to sleeping, whose wake-up takes the core back at
+  // once. True if so.
+  static constexpr std::uint64_t kLongYieldTicks = std::uint64_t{1} << 20;
+  static constexpr std::uint32_t kSleepInsteadOfYield = 64;
+  [[gnu::cold]] bool note_long_yield();
+  // Waits left that skip the yield phase. Relaxed: a heuristic; threads
+  // of a rank may each see any recent value.
+  std::atomic<std::uint32_t> skip_yields_{0};
 
   const segment::Segment& segment_;
   const segment::SegmentLayout& layout_;

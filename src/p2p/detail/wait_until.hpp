@@ -20,6 +20,18 @@ inline void cpu_relax() {
 #endif
 }
 
+// A cheap clock for telling a yield that took a whole time slice from one
+// that did not: the time-stamp counter (constant-rate on the CPUs this
+// runs on), elsewhere steady_clock in nanoseconds.
+inline std::uint64_t cpu_ticks() {
+#if defined(__x86_64__)
+  return __builtin_ia32_rdtsc();
+#else
+  return static_cast<std::uint64_t>(
+      std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+}
+
 template <typename Done>
 void Engine::wait_until(Done&& done) {
   if (done()) {
@@ -44,11 +56,24 @@ void Engine::wait_until(Done&& done) {
     // Before giving the core away: a sender waiting for chunks that
     // unmatched messages hold must not wait on us.
     relieve_before_waiting();
-    for (int i = 0; i < yield_rounds; ++i) {
-      ::sched_yield();
-      progress();
-      if (done()) {
-        return;
+    if (const std::uint32_t skip = skip_yields_.load(std::memory_order_relaxed);
+        skip != 0) {
+      // Other programs want the cores: a yield would hand one of them a
+      // whole time slice (note_long_yield()).
+      skip_yields_.store(skip - 1, std::memory_order_relaxed);
+    } else {
+      for (int i = 0; i < yield_rounds; ++i) {
+        const std::uint64_t before = cpu_ticks();
+        ::sched_yield();
+        const bool long_yield = cpu_ticks() - before >= kLongYieldTicks;
+        progress();
+        const bool crowded = long_yield && note_long_yield();
+        if (done()) {
+          return;
+        }
+        if (crowded) {
+          break;  // to sleep
+        }
       }
     }
     if (abort_raised()) {
