@@ -293,9 +293,10 @@ Task release_root(Comm& c, int root) {
 // gatherv's and scatterv's direct path: when root_descriptor() says every
 // block of the root's buffer is in the heap, each other member writes its
 // block `own` into its place there (into_root: gatherv) or copies it out
-// (scatterv), and release_root() follows. *done stays false, after the
-// descriptor round only, when the rounds must follow. The root's own
-// block (own_copy, if any) is copied once its descriptor is out, so the
+// (scatterv), and release_root() follows. *done stays false when the
+// rounds must follow: after the descriptor round only, or without one
+// (`most`, the largest block, too small for it, or a single member). The root's
+// own block (own_copy, if any) is copied once its descriptor is out, so the
 // others need not wait for that copy.
 //
 // A rooted collective's copy of the root's own block, from packed offset
@@ -314,8 +315,12 @@ struct OwnCopy {
   }
 };
 Task blocks_direct(Comm& c, const std::vector<Layout>& blocks,
-                   const Layout& own, int root, bool into_root, bool* done,
-                   OwnCopy own_copy) {
+                   const Layout& own, int root, bool into_root,
+                   std::uint64_t most, OwnCopy own_copy, bool* done) {
+  if (!descriptor_round(most) || c.size == 1) {
+    own_copy.run();  // no descriptor round: the rounds follow
+    co_return;
+  }
   std::uint64_t direct = 0;
   co_await root_descriptor(c, blocks, root, &direct);
   own_copy.run();
@@ -615,18 +620,11 @@ Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
           ? OwnCopy{&send, 0, &recv_blocks[static_cast<std::size_t>(root)],
                     recv_blocks[static_cast<std::size_t>(root)].bytes}
           : OwnCopy{};
-  if (descriptor_round(most) && c.size > 1) {
-    // gather()'s direct path, with a place per member; the root copies
-    // its own block after its descriptor round.
-    bool done = false;
-    co_await blocks_direct(c, recv_blocks, send, root, true, &done, own);
-    if (done) {
-      co_return;
-    }
-  } else {
-    own.run();
-  }
-  if (most == 0 || c.size == 1) {
+  // gather()'s direct path, with a place per member; the root copies
+  // its own block after its descriptor round (or at once, without one).
+  bool done = false;
+  co_await blocks_direct(c, recv_blocks, send, root, true, most, own, &done);
+  if (done || most == 0 || c.size == 1) {
     co_return;
   }
   const std::size_t chunk = round_bytes(most);
@@ -735,18 +733,11 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
           ? OwnCopy{&send_blocks[static_cast<std::size_t>(root)], 0, &recv,
                     send_blocks[static_cast<std::size_t>(root)].bytes}
           : OwnCopy{};
-  if (descriptor_round(most) && c.size > 1) {
-    // scatter()'s direct path, with a place per member; the root copies
-    // its own block after its descriptor round.
-    bool done = false;
-    co_await blocks_direct(c, send_blocks, recv, root, false, &done, own);
-    if (done) {
-      co_return;
-    }
-  } else {
-    own.run();
-  }
-  if (most == 0 || c.size == 1) {
+  // scatter()'s direct path, with a place per member; the root copies
+  // its own block after its descriptor round (or at once, without one).
+  bool done = false;
+  co_await blocks_direct(c, send_blocks, recv, root, false, most, own, &done);
+  if (done || most == 0 || c.size == 1) {
     co_return;
   }
   const auto members = static_cast<std::size_t>(c.size);
