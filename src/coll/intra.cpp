@@ -1051,15 +1051,22 @@ Task scan_chain(Comm& c, Layout send, Layout recv, Unit unit, OpArg op,
     // ahead as a scan's writers do.
     co_await writable_for(c, bytes);
     std::byte* prefix = write_area(c, bytes);
+    // In an exclusive scan the last member's prefix is read by no one: it
+    // only copies out its predecessor's.
+    const bool folds = !exclusive || next >= 0;
     // Own data first: in place, the receive buffer is about to change.
-    datatype::pack(send, at, prefix, bytes);
+    if (folds) {
+      datatype::pack(send, at, prefix, bytes);
+    }
     if (!first_member) {
       co_await arrival_next(c, c.rank - 1);
       const std::byte* below = next_data_of(c, c.rank - 1);
       if (exclusive) {
         datatype::unpack(recv, at, below, bytes);
       }
-      mpi::apply_op(op, unit.type, below, prefix, n);
+      if (folds) {
+        mpi::apply_op(op, unit.type, below, prefix, n);
+      }
     }
     if (!exclusive) {
       datatype::unpack(recv, at, prefix, bytes);
