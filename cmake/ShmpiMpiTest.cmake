@@ -11,6 +11,7 @@
 #     [NO_LEFTOVERS]            no /dev/shm entry or rank process outlives it
 #     [DIRECT]                  run the program alone, without shmpirun
 #     [ENV <VAR=value>...]      environment of the test
+#     [LAUNCHER_ARGS <opt>...]  shmpirun options before the program
 #     [TIMEOUT <seconds>])      default 60: shmpirun --timeout, CTest adds 30
 #
 # A program built from the same sources is built once, whatever the number
@@ -29,7 +30,7 @@ set(SHMPI_MPI_TEST_SUPPORT ${CMAKE_CURRENT_LIST_DIR}/../tests/support)
 function(shmpi_add_mpi_test)
   cmake_parse_arguments(PARSE_ARGV 0 T "WILL_FAIL;NO_LEFTOVERS;DIRECT"
                         "NAME;NP;TIMEOUT;EXIT_CODE"
-                        "SOURCES;ARGS;LABELS;PASS_REGEX;COUNT;ENV")
+                        "SOURCES;ARGS;LABELS;PASS_REGEX;COUNT;ENV;LAUNCHER_ARGS")
   if(NOT T_NAME OR NOT T_NP OR NOT T_SOURCES)
     message(FATAL_ERROR "shmpi_add_mpi_test: NAME, NP and SOURCES are required")
   endif()
@@ -64,7 +65,7 @@ function(shmpi_add_mpi_test)
     set(command $<TARGET_FILE:${target}> ${T_ARGS})
   else()
     set(command $<TARGET_FILE:shmpirun> -n ${T_NP} --timeout ${T_TIMEOUT}
-                $<TARGET_FILE:${target}> ${T_ARGS})
+                ${T_LAUNCHER_ARGS} $<TARGET_FILE:${target}> ${T_ARGS})
   endif()
   if(T_PASS_REGEX OR T_COUNT OR T_WILL_FAIL OR T_NO_LEFTOVERS
      OR DEFINED T_EXIT_CODE)

@@ -18,17 +18,12 @@ using scratch::CollSlot;
 
 const segment::Segment& segment_of() { return mpi::state().engine->segment(); }
 
-// The block's per-member words, found once: the world block sits at a
-// fixed place and its header is never written; every other block's header
-// says its capacity.
+// The block's per-member words, found once.
 void find_words(Comm& comm) {
   mpi::detail::CommShared& shared = *comm.shared;
-  const std::uint32_t capacity = &comm == &mpi::state().world
-                                     ? segment_of().layout().config.capacity
-                                     : shared.block->header.capacity;
-  shared.bulk = shared.block->bulk_words(capacity);
-  shared.arrivals = shared.block->arrivals(capacity);
-  shared.progress = shared.block->progress(capacity);
+  shared.bulk = shared.block->bulk_words(shared.capacity);
+  shared.arrivals = shared.block->arrivals(shared.capacity);
+  shared.progress = shared.block->progress(shared.capacity);
 }
 
 std::atomic<std::uint64_t>* bulk_words(Comm& comm) {
@@ -80,7 +75,8 @@ std::uint32_t bulk_ring(Comm& comm) {
 }
 
 CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
-  return comm.shared->block->coll_slot(static_cast<std::uint32_t>(m), round);
+  return comm.shared->block->coll_slot(comm.shared->slots,
+                                       static_cast<std::uint32_t>(m), round);
 }
 
 // True once member m has published round r or a later one: in its slot
@@ -177,10 +173,10 @@ bool writable_now(Comm& comm) {
 }
 
 bool writable_inline_now(Comm& comm) {
-  // The next round's slot was last used kSlotsPerMember rounds before, so
-  // a member that only writes may run up to kSlotsPerMember - 1 rounds
-  // ahead of the slowest reader.
-  return reusable(comm, scratch::kSlotsPerMember);
+  // The next round's slot was last used a member's slot count of rounds
+  // before, so a member that only writes may run up to that many less one
+  // rounds ahead of the slowest reader.
+  return reusable(comm, comm.shared->slots);
 }
 
 bool writable_bulk_now(Comm& comm) { return reusable(comm, bulk_ring(comm)); }

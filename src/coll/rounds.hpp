@@ -29,8 +29,9 @@ using mpi::Comm;
 // the next round reuses).
 bool writable_now(Comm& comm);
 // The same for data that fits inline: the next round's slot was last used
-// kSlotsPerMember rounds before, so a member that only writes may run up
-// to kSlotsPerMember - 1 rounds ahead of the slowest reader.
+// scratch::slots_per_member() rounds before (32 in communicators of up to
+// 16 members, else 8), so a member that only writes may run that many less
+// one rounds ahead of the slowest reader.
 bool writable_inline_now(Comm& comm);
 // Waits (in the calling coroutine) until writable_now().
 inline auto writable(Comm& comm) {

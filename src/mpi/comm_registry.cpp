@@ -61,8 +61,8 @@ MemberSlot& next_slot(Comm& c) {
   // A collective round may have left members behind that still read our
   // slot of this parity (coll/rounds.hpp); MPI_Comm_idup checks first.
   coll::wait_writable(c);
-  return c.shared->block->slot(static_cast<std::uint32_t>(c.rank),
-                               c.shared->round + 1);
+  return c.shared->block->slot(
+      c.shared->slots, static_cast<std::uint32_t>(c.rank), c.shared->round + 1);
 }
 
 void publish(Comm& c, MemberSlot& slot) {
@@ -83,7 +83,7 @@ bool round_arrived(Comm& c, int* next) {
   const std::uint64_t round = c.shared->round;
   // Acquire: pairs with the member's release in publish().
   while (*next < c.size &&
-         block->slot(static_cast<std::uint32_t>(*next), round)
+         block->slot(c.shared->slots, static_cast<std::uint32_t>(*next), round)
                  .round.load(std::memory_order_acquire) >= round) {
     ++*next;
   }
@@ -127,8 +127,8 @@ contextid::Arbiter::Key arbiter_key(const Comm& parent, std::uint32_t tag) {
 // Why a round found no common ID, from what every member published.
 const char* no_id_reason(Comm& c) {
   for (int m = 0; m < c.size; ++m) {
-    const MemberSlot& s =
-        c.shared->block->slot(static_cast<std::uint32_t>(m), c.shared->round);
+    const MemberSlot& s = c.shared->block->slot(
+        c.shared->slots, static_cast<std::uint32_t>(m), c.shared->round);
     if ((s.flags & slot_flags::kJoins) != 0 && s.free_ids == 0) {
       return "too many communicators: a member process has no free context "
              "ID left (2045 in use); free some communicators";
@@ -190,6 +190,8 @@ int attach_block(Comm& c, bool wait, const char** why) {
     block = block_pool().at(offset);
   }
   shared.block = block;
+  shared.capacity = block->header.capacity;
+  shared.slots = scratch::slots_per_member(shared.capacity);
   shared.key = key;
   // Relaxed: the offset came through the directory (acquire), after the
   // pop that handed the block out saw its last user's store.
@@ -244,14 +246,17 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   static_assert(kWorldBlockInScratch >=
                 scratch::kPoolHeadsInScratch + sizeof(scratch::PoolHeads));
   // The world block lives in the scratch area's per-rank room (layout.cpp:
-  // a line plus a staging chunk of at least 4 KiB per rank).
-  static_assert(CommBlock::bytes_for(1) <=
-                kFalseSharingRange + kFalseSharingRange + 4096);
+  // a line plus at least segment::kScratchRoomPerRank).
+  static_assert(CommBlock::bytes_for(1) <= kFalseSharingRange +
+                                               kFalseSharingRange +
+                                               segment::kScratchRoomPerRank);
   // The segment starts zeroed, so every round word is 0; the block is never
   // freed (key 0: not in the directory).
   w.shared = new detail::CommShared();
   w.shared->block = segment.at<CommBlock>(segment.layout().scratch_offset +
                                           kWorldBlockInScratch);
+  w.shared->capacity = segment.layout().config.capacity;
+  w.shared->slots = scratch::slots_per_member(w.shared->capacity);
   w.shared->leader = 0;
 
   Comm& self = s.self;
@@ -324,7 +329,8 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
     const std::uint64_t round = parent.shared->round;
     CommBlock* block = parent.shared->block;
     auto slot_of = [&](int m) -> MemberSlot& {
-      return block->slot(static_cast<std::uint32_t>(m), round);
+      return block->slot(parent.shared->slots, static_cast<std::uint32_t>(m),
+                         round);
     };
     bool all_real = true;
     bool any_joins = false;
@@ -493,8 +499,8 @@ int merge_offer_round(Comm& local, int high, std::uint32_t tag,
   out->high = 0;
   int lowest = 0;
   for (int m = 0; m < local.size; ++m) {
-    const MemberSlot& s =
-        local.shared->block->slot(static_cast<std::uint32_t>(m), round);
+    const MemberSlot& s = local.shared->block->slot(
+        local.shared->slots, static_cast<std::uint32_t>(m), round);
     for (unsigned w = 0; w < contextid::kMaskWords; ++w) {
       out->mask[w] &= s.mask[w];
     }
@@ -508,7 +514,8 @@ int merge_offer_round(Comm& local, int high, std::uint32_t tag,
   }
   out->lowest_slot = local.slots[static_cast<std::size_t>(lowest)];
   out->generation =
-      local.shared->block->slot(static_cast<std::uint32_t>(lowest), round)
+      local.shared->block
+          ->slot(local.shared->slots, static_cast<std::uint32_t>(lowest), round)
           .value[0];
   return MPI_SUCCESS;
 }
@@ -580,6 +587,8 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
   group.recv_context_id = group.context_id = parent.recv_context_id;
   detail::CommShared shared;
   shared.block = block;
+  shared.capacity = block->header.capacity;
+  shared.slots = scratch::slots_per_member(shared.capacity);
   shared.leader = leader;
   shared.round = block->header.base_round.load(std::memory_order_relaxed);
   shared.all_seen = shared.round;  // older slots are nobody's to read
@@ -718,12 +727,14 @@ DupRound::Outcome DupRound::finish(const char** why) {
   std::vector<const std::uint32_t*> masks;
   masks.reserve(static_cast<std::size_t>(parent_.size));
   for (int m = 0; m < parent_.size; ++m) {
-    const MemberSlot& s = block->slot(static_cast<std::uint32_t>(m), round);
+    const MemberSlot& s = block->slot(parent_.shared->slots,
+                                      static_cast<std::uint32_t>(m), round);
     all_real = all_real && (s.flags & slot_flags::kRealMask) != 0;
     want = std::min(want, s.want_ids);
     masks.push_back(s.mask);
   }
-  const MemberSlot& lead = block->slot(parent_.shared->leader, round);
+  const MemberSlot& lead =
+      block->slot(parent_.shared->slots, parent_.shared->leader, round);
   if (!all_real) {
     ids.retry(key_);
     return Outcome::kRetry;

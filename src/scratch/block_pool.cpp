@@ -85,8 +85,9 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
     // Relaxed: the block is private until its offset is published with a
     // release.
     for (std::uint32_t m = 0; m < capacity; ++m) {
-      for (std::uint32_t k = 0; k < kSlotsPerMember; ++k) {
-        block->slot(m, k).round.store(0, std::memory_order_relaxed);
+      const std::uint32_t slots = slots_per_member(capacity);
+      for (std::uint32_t k = 0; k < slots; ++k) {
+        block->slot(slots, m, k).round.store(0, std::memory_order_relaxed);
       }
       block->bulk_words(capacity)[m].store(0, std::memory_order_relaxed);
       block->progress(capacity)[m].store(0, std::memory_order_relaxed);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A communicator's block in the collective scratch area. Every member owns
-// kSlotsPerMember MemberSlots (round n uses slot n % kSlotsPerMember) and is
+// slots_per_member(capacity) MemberSlots (round n uses slot n % that) and is
 // their only writer; a round is "every member wrote its slot for round n
 // and released n into its round word". Readers acquire the round word and
 // then read the slot. A member reuses a slot only once every member has
@@ -22,10 +22,25 @@
 namespace shmpi::scratch {
 
 inline constexpr std::uint64_t kBlockMagic = 0x73636b31626c6b31ULL;
-// Slots per member (a power of two, at least 2).
-inline constexpr std::uint32_t kSlotsPerMember = 8;
-static_assert(kSlotsPerMember >= 2 &&
-              (kSlotsPerMember & (kSlotsPerMember - 1)) == 0);
+// Slots per member of a block with room for `capacity` members (a power of
+// two, at least 2): a member that only writes may run that many rounds
+// less one ahead of its slowest reader. Deep for small communicators, where
+// ranks sharing cores run many rounds per time slice (loops of 8-byte
+// MPI_Bcast, MPI_Reduce and MPI_Scan at 8 ranks on 2 cores: 0.93, 1.31 and
+// 2.08 us per call with 8 slots, 0.57, 0.79 and 1.07 with 32; at 4 ranks
+// 0.42, 0.59 and 0.55 against 0.27, 0.41 and 0.41). A slot is 384 bytes,
+// so large communicators keep 8 (a 128-member block: 384 KiB; a 16-member
+// one with 32: 192 KiB).
+inline constexpr std::uint32_t kSlotsSmallComm = 32;
+inline constexpr std::uint32_t kSlotsLargeComm = 8;
+inline constexpr std::uint32_t kSmallCommMembers = 16;
+constexpr std::uint32_t slots_per_member(std::uint32_t capacity) {
+  return capacity <= kSmallCommMembers ? kSlotsSmallComm : kSlotsLargeComm;
+}
+static_assert(kSlotsLargeComm >= 2 &&
+              (kSlotsLargeComm & (kSlotsLargeComm - 1)) == 0 &&
+              (kSlotsSmallComm & (kSlotsSmallComm - 1)) == 0 &&
+              kSlotsSmallComm >= kSlotsLargeComm);
 // What a member says in one round.
 struct alignas(kFalseSharingRange) MemberSlot {
   // Released last: the round this slot's contents belong to.
@@ -103,7 +118,7 @@ static_assert(kFalseSharingRange % (2 * sizeof(ArrivalEntry)) == 0,
 // that does not fit inline (coll/rounds.cpp says how many).
 inline constexpr std::size_t kBulkBytes = 64 * 1024;
 inline constexpr std::uint32_t kMaxBulkRing = 8;
-static_assert(kMaxBulkRing <= kSlotsPerMember,
+static_assert(kMaxBulkRing <= kSlotsLargeComm,
               "a slot names its round's buffer until the slot is reused");
 // A member's bulk word: the offset of its ring of buffers (0: none yet),
 // which the heap aligns to 64 bytes, with log2 of the ring's size in the
@@ -115,7 +130,9 @@ static_assert(kBulkBytes < (std::uint64_t{1} << kProgressShift));
 
 struct CommBlock {
   BlockHeader header;
-  // MemberSlot members[capacity][kSlotsPerMember] follows, then one word
+  // MemberSlot members[capacity][slots_per_member(capacity)] follows (the
+  // capacity is the header's; the world block's header is never written,
+  // its capacity is the segment's), then one word
   // per member: its bulk word (the offset of its bulk buffers; 0: none yet).
   // Bulk buffers stay with the block when it is recycled; the member in
   // that place reuses them. Last, from the next line pair, two arrival
@@ -125,20 +142,26 @@ struct CommBlock {
   // two members such a round moves one line between the cores instead of
   // two (docs/design.md#collectives). Then one progress word per member
   // (see progress()).
-  MemberSlot& slot(std::uint32_t member, std::uint64_t round) {
+  // Member `member`'s slot of `round`, with `slots` the block's
+  // slots_per_member() (callers keep it: the block's capacity is not in
+  // the world block's header).
+  MemberSlot& slot(std::uint32_t slots, std::uint32_t member,
+                   std::uint64_t round) {
     auto* first = reinterpret_cast<MemberSlot*>(this + 1);
-    return first[static_cast<std::size_t>(member) * kSlotsPerMember +
-                 (round & (kSlotsPerMember - 1))];
+    return first[static_cast<std::size_t>(member) * slots +
+                 (round & (slots - 1))];
   }
-  CollSlot& coll_slot(std::uint32_t member, std::uint64_t round) {
-    return reinterpret_cast<CollSlot&>(slot(member, round));
+  CollSlot& coll_slot(std::uint32_t slots, std::uint32_t member,
+                      std::uint64_t round) {
+    return reinterpret_cast<CollSlot&>(slot(slots, member, round));
   }
   // The bulk words of a block with room for `capacity` members (the world
   // block's header is never written: its capacity is the segment's).
   std::atomic<std::uint64_t>* bulk_words(std::uint32_t capacity) {
     auto* first = reinterpret_cast<MemberSlot*>(this + 1);
     return reinterpret_cast<std::atomic<std::uint64_t>*>(
-        first + static_cast<std::size_t>(capacity) * kSlotsPerMember);
+        first +
+        static_cast<std::size_t>(capacity) * slots_per_member(capacity));
   }
   // The arrival entries: member m's entry for round r is [2 * m + r % 2].
   ArrivalEntry* arrivals(std::uint32_t capacity) {
@@ -148,7 +171,7 @@ struct CommBlock {
   static constexpr std::size_t arrivals_at(std::uint32_t capacity) {
     const std::size_t bulk_end =
         sizeof(BlockHeader) +
-        static_cast<std::size_t>(capacity) * kSlotsPerMember *
+        static_cast<std::size_t>(capacity) * slots_per_member(capacity) *
             sizeof(MemberSlot) +
         static_cast<std::size_t>(capacity) * sizeof(std::uint64_t);
     return (bulk_end + kFalseSharingRange - 1) & ~(kFalseSharingRange - 1);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "segment/layout.hpp"
 
+#include <algorithm>
+
 #include "base/cache_line.hpp"
 
 namespace shmpi::segment {
@@ -47,15 +49,18 @@ SegmentLayout compute_layout(const SegmentConfig& config) noexcept {
   offset = align_up(offset + capacity * kRankInfoBytes, kPageSize);
 
   // Collective scratch area: the fixed part (headers, block directory),
-  // then per rank one line plus a data area of one staging chunk, where
-  // the world's block lives (it needs kSlotsPerMember slots of 384 B and a
-  // word per rank, well inside; comm_registry.cpp asserts it).
+  // then per rank one line plus a data area of one staging chunk (at least
+  // kScratchRoomPerRank), where the world's block lives (it needs up to 32
+  // slots of 384 B and a few words per rank, inside; comm_registry.cpp
+  // asserts it).
+  const std::size_t room =
+      std::max<std::size_t>(config.chunk_bytes, kScratchRoomPerRank);
   layout.scratch_bytes =
       config.scratch_bytes != 0
           ? align_up(config.scratch_bytes, kPageSize)
-          : align_up(kScratchFixedBytes +
-                         capacity * (kFalseSharingRange + config.chunk_bytes),
-                     kPageSize);
+          : align_up(
+                kScratchFixedBytes + capacity * (kFalseSharingRange + room),
+                kPageSize);
   layout.scratch_offset = offset;
   offset += layout.scratch_bytes;
 

@@ -44,6 +44,11 @@ inline constexpr std::size_t kScratchHeaderBytes = 4096;
 inline constexpr std::size_t kScratchDirectoryBytes = 256 * 1024;
 inline constexpr std::size_t kScratchFixedBytes =
     kScratchHeaderBytes + kScratchDirectoryBytes;
+// Per rank, the scratch area holds a line and a data area of one staging
+// chunk, but at least this much: the world's block lives there, and a
+// small world's block has 32 slots of 384 bytes per member
+// (scratch/comm_block.hpp).
+inline constexpr std::size_t kScratchRoomPerRank = 16 * 1024;
 
 struct SegmentConfig {
   std::uint32_t nranks = 1;        // ranks of the first world

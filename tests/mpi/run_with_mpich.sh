@@ -105,6 +105,7 @@ for i in "${!names[@]}"; do
       mpich-xfail=*) xfail=${opt#mpich-xfail=} ;;
       env=*) envs+=("${opt#env=}") ;;
       label=*) ;;
+      launcher=*) ;;  # shmpirun options: MPICH runs the program without them
       pending) ;;  # not in CTest yet; MPICH runs it like any other test
       *) echo "manifest: unknown option '$opt' for $name" >&2; exit 2 ;;
     esac

@@ -17,8 +17,11 @@
 #include "mpitest.h"
 
 enum {
-  kIters = 600,
-  kRun = 12,
+  kIters = 400,
+  // Longer than a member's slot ring (32 slots in communicators of up to
+  // 16 members, 8 above), so that writers that got ahead wrap round it and
+  // wait for slots their readers still hold.
+  kRun = 36,
   kSmall = 6,
   kLarge = 40000,
   kWindow = 8,

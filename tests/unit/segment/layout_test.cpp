@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/cache_line.hpp"
+#include "scratch/comm_block.hpp"
 #include "segment/header.hpp"
 
 namespace shmpi::segment {
@@ -215,6 +216,24 @@ TEST(ComputeLayout, ScratchAndHeapSizesRoundUpToPages) {
   const SegmentLayout layout = compute_layout(config);
   EXPECT_EQ(layout.scratch_bytes, 2 * kPageSize);
   EXPECT_EQ(layout.heap_bytes, 2 * kPageSize);
+}
+
+// The world's communicator block lives in the scratch area after its
+// fixed part (mpi/comm_registry.cpp); a small world's has 32 slots of 384
+// bytes per member, more than a 4 KiB staging chunk.
+TEST(ComputeLayout, ScratchHoldsTheWorldBlock) {
+  for (std::uint32_t chunk : {4096u, 8192u, 65536u}) {
+    for (std::uint32_t capacity : {1u, 2u, 16u, 17u, 64u, 128u}) {
+      SegmentConfig config;
+      config.nranks = 1;
+      config.capacity = capacity;
+      config.chunk_bytes = chunk;
+      const SegmentLayout layout = compute_layout(config);
+      EXPECT_GE(layout.scratch_bytes,
+                kScratchFixedBytes + scratch::CommBlock::bytes_for(capacity))
+          << "capacity " << capacity << ", chunk " << chunk;
+    }
+  }
 }
 
 TEST(ComputeLayout, IsDeterministic) {
