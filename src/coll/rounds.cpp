@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "coll/rounds.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 
@@ -79,21 +80,32 @@ CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
                                        static_cast<std::uint32_t>(m), round);
 }
 
-// True once member m has published round r or a later one: in its slot
-// of round r (whose word then holds r, or a later round of that slot) or
-// in its arrival entry of r's parity (likewise). Acquire on both: pairs
-// with the member's release in publish() or publish_small(); its data for
-// r, and its reads of older rounds, happened before. The place this member
-// used for r is looked at first: the others chose alike.
-bool published(Comm& comm, int m, std::uint64_t r) {
+// How far member m is known to have got, seen from round r: the word of
+// its slot of round r (which holds r, or a later round of that slot, once
+// m has published r) or of its arrival entry of r's parity (likewise),
+// whichever is at least r; below r while m has not published r. A word w
+// of m's means m has published every round up to w. Acquire on both:
+// pairs with the member's release in publish() or publish_small(); its
+// data for w, and its reads of older rounds, happened before. The place
+// this member used for r is looked at first: the others chose alike.
+std::uint64_t published_word(Comm& comm, int m, std::uint64_t r) {
   auto in_slot = [&] {
-    return member_slot(comm, m, r).round.load(std::memory_order_acquire) >= r;
+    return member_slot(comm, m, r).round.load(std::memory_order_acquire);
   };
   auto in_entry = [&] {
-    return arrival_entry(comm, m, r).round.load(std::memory_order_acquire) >= r;
+    return arrival_entry(comm, m, r).round.load(std::memory_order_acquire);
   };
-  return comm.shared->small_round == r ? in_entry() || in_slot()
-                                       : in_slot() || in_entry();
+  if (comm.shared->small_round == r) {
+    const std::uint64_t word = in_entry();
+    return word >= r ? word : in_slot();
+  }
+  const std::uint64_t word = in_slot();
+  return word >= r ? word : in_entry();
+}
+
+// True once member m has published round r or a later one.
+bool published(Comm& comm, int m, std::uint64_t r) {
+  return published_word(comm, m, r) >= r;
 }
 
 // Wakes member m if it sleeps. Relaxed load: ordered by the caller's
@@ -135,8 +147,13 @@ void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me,
   }
 }
 
-// True once every member has published round `needed`, remembered in
-// all_seen so that later checks for that round or older ones are free.
+// True once every member has published round `needed` (at most this
+// member's own round), remembered in all_seen so that later checks for
+// that round or older ones are free. What is remembered is the lowest
+// round any member is known to have reached, ours included, which may be
+// well past `needed`: a member behind writers that run ahead (a scan's
+// last member, a reduction's root) then reads their lines once per many
+// rounds instead of once per round.
 bool all_published(Comm& comm, std::uint64_t needed) {
   mpi::detail::CommShared& shared = *comm.shared;
   // all_seen starts at the block's first round (older rounds belong to no
@@ -144,12 +161,18 @@ bool all_published(Comm& comm, std::uint64_t needed) {
   if (shared.all_seen >= needed) {
     return true;
   }
+  std::uint64_t lowest = shared.round;  // ours: every round up to it
   for (int m = 0; m < comm.size; ++m) {
-    if (!published(comm, m, needed)) {
+    if (m == comm.rank) {
+      continue;
+    }
+    const std::uint64_t word = published_word(comm, m, needed);
+    if (word < needed) {
       return false;
     }
+    lowest = std::min(lowest, word);
   }
-  shared.all_seen = needed;  // > all_seen, checked above
+  shared.all_seen = lowest;  // >= needed > all_seen, checked above
   return true;
 }
 
