@@ -26,12 +26,20 @@ struct Reserved {
 };
 
 struct CommShared {
-  // The communicator's block, attached at its first round (attach_block).
+  // The communicator's block, attached at its first round (attach_block),
+  // with room for `capacity` members (its header's; the segment's for the
+  // world's block), which says where the slots and words are
+  // (scratch/comm_block.hpp). Set through use_block() only.
   scratch::CommBlock* block = nullptr;
-  // Members the block has room for (its header's; the segment's for the
-  // world's block): where the slots and words are (scratch/comm_block.hpp).
   std::uint32_t capacity = 0;
-  std::uint32_t slots = 0;  // scratch::slots_per_member(capacity)
+  // scratch::slots_per_member(capacity), kept: every slot lookup needs it,
+  // and deriving it there measured slower (docs/bench.md, 32 slots).
+  std::uint32_t slots = 0;
+  void use_block(scratch::CommBlock* b, std::uint32_t members) {
+    block = b;
+    capacity = members;
+    slots = scratch::slots_per_member(members);
+  }
   std::uint64_t key = 0;    // its directory key (0: not in the directory)
   std::uint64_t round = 0;  // the last round this process published
   // Every member had published at least this round when we last looked,

@@ -189,9 +189,7 @@ int attach_block(Comm& c, bool wait, const char** why) {
     }
     block = block_pool().at(offset);
   }
-  shared.block = block;
-  shared.capacity = block->header.capacity;
-  shared.slots = scratch::slots_per_member(shared.capacity);
+  shared.use_block(block, block->header.capacity);
   shared.key = key;
   // Relaxed: the offset came through the directory (acquire), after the
   // pop that handed the block out saw its last user's store.
@@ -253,10 +251,9 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   // The segment starts zeroed, so every round word is 0; the block is never
   // freed (key 0: not in the directory).
   w.shared = new detail::CommShared();
-  w.shared->block = segment.at<CommBlock>(segment.layout().scratch_offset +
-                                          kWorldBlockInScratch);
-  w.shared->capacity = segment.layout().config.capacity;
-  w.shared->slots = scratch::slots_per_member(w.shared->capacity);
+  w.shared->use_block(segment.at<CommBlock>(segment.layout().scratch_offset +
+                                            kWorldBlockInScratch),
+                      segment.layout().config.capacity);
   w.shared->leader = 0;
 
   Comm& self = s.self;
@@ -586,9 +583,7 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
   group.lpids = lpids;
   group.recv_context_id = group.context_id = parent.recv_context_id;
   detail::CommShared shared;
-  shared.block = block;
-  shared.capacity = block->header.capacity;
-  shared.slots = scratch::slots_per_member(shared.capacity);
+  shared.use_block(block, block->header.capacity);
   shared.leader = leader;
   shared.round = block->header.base_round.load(std::memory_order_relaxed);
   shared.all_seen = shared.round;  // older slots are nobody's to read

@@ -84,8 +84,8 @@ CommBlock* BlockPool::acquire(std::uint32_t members, std::uint32_t references) {
     // Heap memory may be recycled: start every round word at 0.
     // Relaxed: the block is private until its offset is published with a
     // release.
+    const std::uint32_t slots = slots_per_member(capacity);
     for (std::uint32_t m = 0; m < capacity; ++m) {
-      const std::uint32_t slots = slots_per_member(capacity);
       for (std::uint32_t k = 0; k < slots; ++k) {
         block->slot(slots, m, k).round.store(0, std::memory_order_relaxed);
       }
