@@ -6,7 +6,9 @@
 #include <cstdlib>
 
 #include "base/assert.hpp"
+#include "base/cache_line.hpp"
 #include "base/log.hpp"
+#include "base/prefetch.hpp"
 #include "p2p/engine.hpp"
 #include "segment/shared_heap.hpp"
 #include "segment/wake_word.hpp"
@@ -73,6 +75,47 @@ std::uint64_t own_bulk_word(Comm& comm) {
 std::uint32_t bulk_ring(Comm& comm) {
   const std::uint64_t word = own_bulk_word(comm);
   return word == 0 ? wanted_bulk_ring(comm) : ring_of(word);
+}
+
+// The buffer of a ring of `ring` that this member's next bulk write takes:
+// one after the last taken, whatever rounds without bulk data came
+// between. At the first write that is buffer 1 whatever the ring turns out
+// to be, so a ring made shorter for want of heap agrees with the check
+// that came before it.
+std::uint32_t next_bulk_index(const mpi::detail::CommShared& shared,
+                              std::uint32_t ring) {
+  return static_cast<std::uint32_t>((shared.bulk_writes + 1) & (ring - 1));
+}
+
+// At most this many lines of the next bulk buffer are asked for ahead
+// (own_next_bulk).
+constexpr std::uint32_t kOwnBulkLines = 256;
+
+// After a round with bulk data is published: asks for the lines of the
+// buffer the next bulk write takes, as many as this round wrote (at most
+// kOwnBulkLines), so that the next round's writes find them owned instead
+// of taking each back from the readers' caches then (a two-process model
+// of 1 KiB rounds: 600 -> 430 ns one way). Only once every member is
+// known (from all_seen, without looking) to be done with that buffer: a
+// reader still copying it would have to fetch the lines back.
+void own_next_bulk(Comm& comm) {
+  mpi::detail::CommShared& shared = *comm.shared;
+  const std::uint32_t lines = shared.own_lines;
+  if (lines == 0) [[likely]] {
+    return;
+  }
+  shared.own_lines = 0;
+  const std::uint64_t word = own_bulk_word(comm);
+  const std::uint32_t index = next_bulk_index(shared, ring_of(word));
+  const std::uint64_t last = shared.bulk_used[index];
+  if (last != 0 && shared.all_seen <= last) {
+    return;
+  }
+  const std::byte* at = segment_of().at<std::byte>(
+      (word & ~scratch::kBulkRingBits) + index * kBulk);
+  for (std::uint32_t k = 0; k < lines; ++k) {
+    base::prefetch_for_write(at + static_cast<std::size_t>(k) * kCacheLineSize);
+  }
 }
 
 CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
@@ -202,7 +245,18 @@ bool writable_inline_now(Comm& comm) {
   return reusable(comm, comm.shared->slots);
 }
 
-bool writable_bulk_now(Comm& comm) { return reusable(comm, bulk_ring(comm)); }
+bool writable_bulk_now(Comm& comm) {
+  const mpi::detail::CommShared& shared = *comm.shared;
+  if (shared.bulk_round == shared.round + 1) {
+    return true;  // the next round took its buffer after this check
+  }
+  // The next bulk buffer was last written in round `last` (by a ring's
+  // worth of bulk writes ago, so before this member's latest round):
+  // every member that has published the round after it is done reading.
+  const std::uint64_t last =
+      shared.bulk_used[next_bulk_index(shared, bulk_ring(comm))];
+  return last == 0 || all_published(comm, last + 1);
+}
 
 void wait_writable(Comm& comm) {
   mpi::state().engine->wait_until([&comm] { return writable_now(comm); });
@@ -243,8 +297,18 @@ std::byte* write_area(Comm& comm, std::size_t bytes) {
     bulk_words(comm)[static_cast<std::size_t>(comm.rank)].store(
         word, std::memory_order_relaxed);
   }
-  mine.where =
-      (word & ~scratch::kBulkRingBits) + (next & (ring_of(word) - 1)) * kBulk;
+  mpi::detail::CommShared& shared = *comm.shared;
+  if (shared.bulk_round != next) {  // the round's first call: take a buffer
+    shared.bulk_used[next_bulk_index(shared, ring_of(word))] = next;
+    ++shared.bulk_writes;
+    shared.bulk_round = next;
+    if (base::has_prefetchw() && core_per_member(comm)) {
+      shared.own_lines = static_cast<std::uint32_t>(std::min<std::size_t>(
+          (bytes + kCacheLineSize - 1) / kCacheLineSize, kOwnBulkLines));
+    }
+  }
+  const std::uint64_t index = shared.bulk_writes & (ring_of(word) - 1);
+  mine.where = (word & ~scratch::kBulkRingBits) + index * kBulk;
   return segment_of().at<std::byte>(mine.where);
 }
 
@@ -262,6 +326,7 @@ void publish(Comm& comm, bool others_wait_on_me) {
   // exception is a root the others wait on alone: a reader asleep until
   // the last member shows up would wait for someone it does not need.
   wake_after(comm, next, others_wait_on_me);
+  own_next_bulk(comm);
 }
 
 void publish_to(Comm& comm, int waiter) {
@@ -270,6 +335,7 @@ void publish_to(Comm& comm, int waiter) {
   member_slot(comm, comm.rank, next)
       .round.store(next, std::memory_order_release);
   wake_after(comm, next, false, waiter);
+  own_next_bulk(comm);
 }
 
 bool core_per_member(const Comm& comm) {

@@ -118,9 +118,12 @@ std::size_t progress_of(Comm& comm, int m);
 inline constexpr std::size_t kInline = scratch::CollSlot::kInlineBytes;
 inline constexpr std::size_t kBulk = scratch::kBulkBytes;
 
-// The same for data that goes to a bulk buffer: the next round's buffer
-// of this member's ring was last used a ring's length of rounds before, so
-// a member that only writes may run up to ring - 1 rounds ahead.
+// The same for data that goes to a bulk buffer: rounds with bulk data take
+// this member's buffers in turn, so the next one was last written a ring's
+// length of such rounds before, and a member that only writes may run up
+// to ring - 1 of them ahead. After publishing such a round, a member with
+// a core of its own asks for the lines of its next buffer (PREFETCHW)
+// once its readers are known to be done with it.
 bool writable_bulk_now(Comm& comm);
 
 // Waits until this member may write `bytes` for the next round: the

@@ -3,6 +3,7 @@
 // rounds on the parent's scratch block, and destruction.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <deque>
 #include <string>
@@ -53,6 +54,17 @@ struct CommShared {
   // The last round this process published in the small lane: data_of()
   // reads every member's entry in it (members choose the lane alike).
   std::uint64_t small_round = 0;
+  // This member's bulk buffers (coll/rounds.cpp: write_area): rounds that
+  // wrote one take the next buffer of the ring, whatever rounds without
+  // bulk data came between, so the buffer a round will write is known
+  // before it starts. bulk_writes counts those rounds; bulk_round is the
+  // last of them; bulk_used[i] is the round that last wrote buffer i (0:
+  // none on this communicator). own_lines: lines of the next buffer to ask
+  // for after the round being written is published.
+  std::uint64_t bulk_writes = 0;
+  std::uint64_t bulk_round = 0;
+  std::array<std::uint64_t, scratch::kMaxBulkRing> bulk_used{};
+  std::uint32_t own_lines = 0;
   std::uint32_t leader = 0;  // local rank of the member with the lowest slot
   std::uint64_t generation = 0;   // the leader's number for this communicator
   std::vector<Reserved> reserve;  // agreed IDs from reserve_head on

@@ -114,8 +114,10 @@ static_assert(kFalseSharingRange % (2 * sizeof(ArrivalEntry)) == 0,
               "a member's two entries share a line");
 
 // Bytes of one bulk buffer. A member has a ring of 2 to kMaxBulkRing of
-// them (round n writes buffer n % ring), made on its first collective round
-// that does not fit inline (coll/rounds.cpp says how many).
+// them (each round that has bulk data writes the buffer after the one the
+// member's previous such round wrote; its slot's `where` names it), made
+// on its first collective round that does not fit inline (coll/rounds.cpp
+// says how many).
 inline constexpr std::size_t kBulkBytes = 64 * 1024;
 inline constexpr std::uint32_t kMaxBulkRing = 8;
 static_assert(kMaxBulkRing <= kSlotsLargeComm,
