@@ -95,6 +95,13 @@ std::size_t alltoall_piece(std::size_t most, std::size_t others) {
 std::size_t piece_index(std::size_t of, std::size_t in) {
   return of < in ? of : of - 1;
 }
+// Alltoall's round goes in the small lane (rounds.hpp) when a member's
+// pieces for all the others, of `most` bytes each, fit there together and
+// members have cores of their own (at two members: blocks of up to 8
+// bytes). Every member knows `most`, so all decide alike.
+bool alltoall_small_lane(const Comm& c, std::size_t most, std::size_t others) {
+  return most * others <= kSmall && core_per_member(c);
+}
 
 // Word `i` of a member's descriptor (alltoallv's direct path).
 std::uint64_t read_word(const std::byte* area, std::size_t i) {
@@ -910,10 +917,11 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
     }
   }
   const std::size_t others = members - 1;
-  const std::size_t piece = alltoall_piece(most, others);
+  const bool small = alltoall_small_lane(c, most, others);
+  const std::size_t piece = small ? most : alltoall_piece(most, others);
   for (std::size_t at = 0; at < most; at += piece) {
     co_await writable(c);
-    std::byte* area = write_area(c, piece * others);
+    std::byte* area = small ? write_small(c) : write_area(c, piece * others);
     for (std::size_t j = 0; j < members; ++j) {
       const Layout& block = send_blocks[j];
       if (j != me && at < block.bytes) {
@@ -921,7 +929,11 @@ Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
                        std::min(piece, block.bytes - at));
       }
     }
-    publish(c);
+    if (small) {
+      publish_small(c);
+    } else {
+      publish(c);
+    }
     // This round's part of the own block, while the others publish theirs
     // (most >= own.bytes, so the rounds cover it all).
     if (copy_own && at < own.bytes) {
@@ -1393,18 +1405,23 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
   }
   // alltoallv's rounds for blocks of this size: only one of them here, and
   // not its direct path.
-  const std::size_t piece = alltoall_piece(block, others);
+  const bool small = alltoall_small_lane(c, block, others);
+  const std::size_t piece = small ? block : alltoall_piece(block, others);
   if (block > piece || descriptor_round(block)) {
     return false;
   }
   wait_for([&c] { return writable_now(c); });
-  std::byte* area = write_area(c, piece * others);
+  std::byte* area = small ? write_small(c) : write_area(c, piece * others);
   for (std::size_t j = 0; j < members; ++j) {
     if (j != me) {
       std::memcpy(area + piece_index(j, me) * piece, send + j * block, block);
     }
   }
-  publish(c);
+  if (small) {
+    publish_small(c);
+  } else {
+    publish(c);
+  }
   // The own block while the others publish theirs.
   if (send != recv) {
     std::memcpy(recv + me * block, send + me * block, block);
