@@ -11,6 +11,7 @@
 
 #include "base/assert.hpp"
 #include "base/log.hpp"
+#include "base/prefetch.hpp"
 #include "p2p/detail/peer.hpp"
 #include "p2p/rendezvous_slot.hpp"
 #include "p2p/unexpected.hpp"
@@ -54,6 +55,7 @@ Engine::Engine(const segment::Segment& segment, const EngineConfig& config)
   // (which the receiver always drains) can always proceed.
   const std::uint32_t chunks = layout_.config.chunks_per_rank;
   keep_free_unmatched_ = static_cast<int>(chunks / 2);
+  prefetch_chunks_ = base::has_prefetchw();
   max_unmatched_chunks_ = std::max<std::uint64_t>(1, chunks / 4);
   config_.ring_eager_max = std::min<std::size_t>(
       config_.ring_eager_max,

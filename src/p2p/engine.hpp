@@ -239,8 +239,14 @@ class Engine {
   // to spare; use the rendezvous slot path.
   enum class ChunkPush { kPushed, kRingFull, kNoChunk, kNotEligible };
   ChunkPush try_push_chunk(Peer& peer, Request& request);
-  // A chunk of `peer`'s pool (shm_queues::take_chunk), taken round robin.
-  std::optional<std::uint32_t> take_chunk_from(Peer& peer, int keep_free);
+  // A chunk of `peer`'s pool (shm_queues::take_chunk), taken round robin;
+  // `free_before` as there.
+  std::optional<std::uint32_t> take_chunk_from(
+      Peer& peer, int keep_free, std::uint64_t* free_before = nullptr);
+  // After a chunk message of `bytes` through chunk `taken`: asks for the
+  // lines of the chunk after it (round robin takes it next), if it was free.
+  void own_next_chunk(const Peer& peer, std::uint32_t taken,
+                      std::uint64_t free_before, std::size_t bytes);
   bool try_push(Peer& peer, Request& request);
   bool start_rendezvous(Request& request);
   bool publish_chunks(Request& request, bool wake = true);
@@ -316,6 +322,7 @@ class Engine {
   int keep_free_unmatched_ =
       0;  // chunks an unmatched transfer must leave in a pool
   std::uint64_t max_unmatched_chunks_ = 0;
+  bool prefetch_chunks_ = false;  // base::has_prefetchw(): own_next_chunk()
 
   Peer& peer(std::uint32_t slot) { return *peers_[slot]; }
   segment::RankControl* own_control_ = nullptr;  // control(my_slot), cached

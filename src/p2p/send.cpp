@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "base/assert.hpp"
+#include "base/cache_line.hpp"
+#include "base/prefetch.hpp"
 #include "p2p/detail/peer.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/rendezvous_slot.hpp"
@@ -126,10 +128,12 @@ bool Engine::try_push_rendezvous(Peer& p, Request& request) {
   return true;
 }
 
-std::optional<std::uint32_t> Engine::take_chunk_from(Peer& p, int keep_free) {
+std::optional<std::uint32_t> Engine::take_chunk_from(
+    Peer& p, int keep_free, std::uint64_t* free_before) {
   // Relaxed: a hint (Peer::chunk_cursor); the pool's CAS synchronises.
   std::optional<std::uint32_t> id = shm_queues::take_chunk(
-      pool(p.slot), keep_free, p.chunk_cursor.load(std::memory_order_relaxed));
+      pool(p.slot), keep_free, p.chunk_cursor.load(std::memory_order_relaxed),
+      free_before);
   if (id) {
     p.chunk_cursor.store(*id + 1, std::memory_order_relaxed);
   }
@@ -151,7 +155,8 @@ Engine::ChunkPush Engine::try_push_chunk(Peer& p, Request& request) {
   }
   // Not yet matched as far as we know: leave the receiver the share of its
   // pool that committed transfers need (as an unmatched rendezvous would).
-  auto id = take_chunk_from(p, keep_free_unmatched_);
+  std::uint64_t free_before = 0;
+  auto id = take_chunk_from(p, keep_free_unmatched_, &free_before);
   if (!id) {
     return ChunkPush::kNoChunk;
   }
@@ -173,7 +178,31 @@ Engine::ChunkPush Engine::try_push_chunk(Peer& p, Request& request) {
   if (p.producer.publish(1)) {
     ring_doorbell(p.slot);
   }
+  own_next_chunk(p, chunk_id, free_before, data.bytes);
   return ChunkPush::kPushed;
+}
+
+void Engine::own_next_chunk(const Peer& p, std::uint32_t taken,
+                            std::uint64_t free_before, std::size_t bytes) {
+  // The next chunk message to this receiver (ours, or another sender's:
+  // the hint costs nothing then) takes the chunk after this one, whose
+  // lines sit in the receiver's cache or the shared one. Asked for now,
+  // they are ours when the next message is packed, instead of arriving one
+  // miss at a time while the receiver waits (ping-pong of 4-32 KiB through
+  // chunks 20-29% faster, docs/bench.md). Only a chunk that was free when
+  // we took ours: one holding an unread message would lose its lines from
+  // under its reader.
+  if (!prefetch_chunks_) {
+    return;
+  }
+  const std::uint32_t next = (taken + 1) % layout_.config.chunks_per_rank;
+  if ((free_before & (std::uint64_t{1} << next)) == 0) {
+    return;
+  }
+  const std::byte* at = chunk(p.slot, next);
+  for (std::size_t k = 0; k < bytes; k += kCacheLineSize) {
+    base::prefetch_for_write(at + k);
+  }
 }
 
 bool Engine::try_push(Peer& p, Request& request) {

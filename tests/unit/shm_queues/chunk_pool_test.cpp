@@ -113,6 +113,22 @@ TEST(ChunkPool, TakesFromTheCursorRoundRobin) {
   EXPECT_EQ(take_chunk(pool.shared, 0, 6), std::nullopt);
 }
 
+// free_before reports the mask the taking CAS replaced, the taken chunk
+// included: what a sender looks at before asking for the next chunk's
+// lines (Engine::own_next_chunk). Left alone when nothing is taken.
+TEST(ChunkPool, TakeChunkReportsTheFreeMaskItReplaced) {
+  Pool pool(0b1011'0100);
+  std::uint64_t before = 0;
+  EXPECT_EQ(take_chunk(pool.shared, 0, 0, &before), 2u);
+  EXPECT_EQ(before, 0b1011'0100u);
+  EXPECT_EQ(take_chunk(pool.shared, 0, 5, &before), 5u);
+  EXPECT_EQ(before, 0b1011'0000u);
+  EXPECT_EQ(pool.shared.free_mask.load(), 0b1001'0000u);
+  before = 42;
+  EXPECT_EQ(take_chunk(pool.shared, 2, 0, &before), std::nullopt);
+  EXPECT_EQ(before, 42u);
+}
+
 // Several senders take chunks, fill them and hand them to the owner, who
 // checks their contents and returns them in batches. No chunk is ever held
 // by two takers, and every chunk comes back.
