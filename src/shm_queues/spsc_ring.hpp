@@ -145,7 +145,7 @@ class RingProducer {
   // How far past the next cell own_ahead() starts, and at most how many
   // lines it asks for.
   static constexpr std::uint32_t kOwnAhead = 2;
-  static constexpr std::uint32_t kOwnLines = 4;
+  static constexpr std::uint32_t kOwnLines = 16;
 
  private:
   // Asks for the lines of the message after the next one (kOwnAhead cells
