@@ -250,9 +250,14 @@ bool writable_bulk_now(Comm& comm) {
   if (shared.bulk_round == shared.round + 1) {
     return true;  // the next round took its buffer after this check
   }
-  // The next bulk buffer was last written in round `last` (by a ring's
-  // worth of bulk writes ago, so before this member's latest round):
-  // every member that has published the round after it is done reading.
+  // The round also rewrites this member's slot (its round word and `where`),
+  // so the inline rule holds too. Then the next bulk buffer: last written
+  // in round `last` (a ring's worth of bulk writes ago, so before this
+  // member's latest round); every member that has published the round
+  // after it is done reading it.
+  if (!writable_inline_now(comm)) {
+    return false;
+  }
   const std::uint64_t last =
       shared.bulk_used[next_bulk_index(shared, bulk_ring(comm))];
   return last == 0 || all_published(comm, last + 1);
