@@ -207,9 +207,14 @@ void detach_block(detail::CommShared& shared) {
   if (block == nullptr || shared.key == 0) {
     return;  // never attached, or the world's fixed block
   }
-  // Relaxed: ordered before the reference drop (acq_rel) below.
-  block->header.base_round.store(shared.round, std::memory_order_relaxed);
   if (block_pool().drop(block)) {
+    // The next communicator on this block counts rounds from here. Only
+    // the last member writes it: a member may attach only after the others
+    // have run every round and left (nothing in a broadcast waits for a
+    // reader), and it takes base_round as this communicator's first round.
+    // Every member ends on the same round. Relaxed: recycle() publishes
+    // the block with a release.
+    block->header.base_round.store(shared.round, std::memory_order_relaxed);
     directory().remove(shared.key);
     block_pool().recycle(block);
   }
@@ -601,8 +606,10 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
     }
   }
   group.shared = nullptr;
-  block->header.base_round.store(shared.round, std::memory_order_relaxed);
   if (block_pool().drop(block)) {
+    // As in detach_block(): only the last member, since a late one takes
+    // base_round as the round to start from.
+    block->header.base_round.store(shared.round, std::memory_order_relaxed);
     directory.remove(key);
     block_pool().recycle(block);
   }

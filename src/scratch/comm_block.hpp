@@ -82,9 +82,11 @@ struct alignas(kFalseSharingRange) BlockHeader {
   // The last round any communicator ran on this block: the next one starts
   // counting from here, so stale round words in the slots are always below
   // its rounds and recycling a block needs no zeroing (which would pull
-  // every member's slot lines over). Written by each member before it
-  // drops its reference (all members of a communicator end on the same
-  // round), read after the block is handed out again.
+  // every member's slot lines over). Written by the member that drops the
+  // last reference (all members of a communicator end on the same round),
+  // before it recycles the block; read by every member when it attaches.
+  // Not by the others: a member may attach only after they have run every
+  // round and left, and must still start from the first round.
   std::atomic<std::uint64_t> base_round;
 };
 static_assert(sizeof(BlockHeader) == kFalseSharingRange);
