@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "base/cache_line.hpp"
+#include "coll/core_mates.hpp"
 #include "coll/numa.hpp"
 #include "coll/rounds.hpp"
 #include "p2p/engine.hpp"
@@ -1128,7 +1129,26 @@ void wait_for(Condition condition) {
   mpi::state().engine->wait_until(condition);
 }
 
-void wait_all_arrived(Comm& c) { wait_for(AllArrived{&c}); }
+// Waits until every member has published the current round.
+void wait_all_arrived(Comm& c) {
+  mpi::state().engine->wait_until(AllArrived{&c},
+                                  [&c] { return poll_hint_for_all(c); });
+}
+
+// The same, where every member waits for every other (a barrier, an
+// allreduce).
+void wait_everyone(Comm& c) {
+  wait_all_arrived(c);
+  leave_all_arrived(c);
+}
+
+// A reader of a rooted round, waiting for the root alone.
+void wait_for_root(Comm& c, int root) {
+  note_rooted_round(c);
+  mpi::state().engine->wait_until(
+      [&c, root] { return arrived(c, root); },
+      [&c, root] { return poll_hint_for_root(c, root); });
+}
 
 // The blocking form of writable_for(): for members that only write.
 void wait_writable_for(Comm& c, std::size_t bytes) {
@@ -1141,7 +1161,7 @@ void wait_writable_for(Comm& c, std::size_t bytes) {
 
 bool barrier_now(Comm& c) {
   arrive(c);
-  wait_all_arrived(c);
+  wait_everyone(c);
   return true;
 }
 
@@ -1161,7 +1181,7 @@ bool bcast_now(Comm& c, const Layout& data, int root) {
     publish(c, true);
   } else {
     publish(c);
-    wait_for([&c, root] { return arrived(c, root); });
+    wait_for_root(c, root);
     datatype::unpack(data, 0, data_of(c, root), n);
   }
   return true;
@@ -1227,7 +1247,7 @@ bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
     own.run();  // once the others have theirs
   } else {
     publish(c);
-    wait_for([&c, root] { return arrived(c, root); });
+    wait_for_root(c, root);
     datatype::unpack(
         recv, 0, data_of(c, root) + static_cast<std::size_t>(c.rank) * total,
         total);
@@ -1270,7 +1290,7 @@ bool allreduce_now(Comm& c, const Layout& send, const Layout& recv,
   }
   wait_for([&c] { return writable_now(c); });
   publish_share(c, send, 0, bytes);
-  wait_all_arrived(c);
+  wait_everyone(c);
   fold(c, op, unit.type, 0, c.size - 1, 0, unit.count, recv.base);
   return true;
 }
@@ -1299,7 +1319,7 @@ bool reduce_scatter_block_now(Comm& c, const Layout& send, const Layout& recv,
     datatype::pack(send, j * block, area + j * stride, block);
   }
   publish(c);
-  wait_all_arrived(c);
+  wait_everyone(c);
   fold(c, op, unit.type, 0, c.size - 1,
        static_cast<std::size_t>(c.rank) * stride, unit.count, recv.base);
   return true;
@@ -1346,7 +1366,7 @@ void allreduce_small_now(Comm& c, const void* send, void* recv,
   wait_for([&c] { return writable_now(c); });
   std::memcpy(write_small(c), send, bytes);
   publish_small(c);
-  wait_all_arrived(c);
+  wait_everyone(c);
   // fold()'s order: the last member's value, then each lower member's
   // folded in from the left.
   const int last = c.size - 1;
@@ -1383,7 +1403,7 @@ bool allgather_now(Comm& c, const std::byte* send, std::byte* recv,
   if (send != nullptr) {
     std::memcpy(own, send, block);
   }
-  wait_all_arrived(c);
+  wait_everyone(c);
   for (std::size_t m = 0; m < static_cast<std::size_t>(c.size); ++m) {
     if (m != me) {
       std::memcpy(recv + m * block, data_of(c, static_cast<int>(m)), block);
@@ -1426,7 +1446,7 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
   if (send != recv) {
     std::memcpy(recv + me * block, send + me * block, block);
   }
-  wait_all_arrived(c);
+  wait_everyone(c);
   for (std::size_t j = 0; j < members; ++j) {
     if (j != me) {
       std::memcpy(recv + j * block,

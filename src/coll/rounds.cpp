@@ -375,6 +375,10 @@ bool arrived(Comm& comm, int m) {
   return published(comm, m, comm.shared->round);
 }
 
+bool reached(Comm& comm, int m, std::uint64_t r) {
+  return published(comm, m, r);
+}
+
 bool AllArrived::operator()() {
   while (next < comm->size && arrived(*comm, next)) {
     ++next;

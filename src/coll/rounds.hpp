@@ -80,6 +80,8 @@ inline std::uint64_t round(const Comm& comm) { return comm.shared->round; }
 // True once member `m` has published the current round (with data or
 // without).
 bool arrived(Comm& comm, int m);
+// True once member `m` has published round `r` or a later one.
+bool reached(Comm& comm, int m, std::uint64_t r);
 inline auto arrival(Comm& comm, int m) {
   return until([&comm, m] { return arrived(comm, m); });
 }

@@ -65,6 +65,14 @@ struct CommShared {
   std::uint64_t bulk_round = 0;
   std::array<std::uint64_t, scratch::kMaxBulkRing> bulk_used{};
   std::uint32_t own_lines = 0;
+  // With more ranks than cores (coll/core_mates.hpp): the other members
+  // bound to this process's core, in rank order, found on first use;
+  // cores_found 0 not yet, 1 found, -1 not oversubscribed or not bound to
+  // single cores. rooted_since_all: this member read a rooted round since
+  // the last round in which everyone waited for everyone.
+  std::int8_t cores_found = 0;
+  bool rooted_since_all = false;
+  std::vector<int> core_mates;
   std::uint32_t leader = 0;  // local rank of the member with the lowest slot
   std::uint64_t generation = 0;   // the leader's number for this communicator
   std::vector<Reserved> reserve;  // agreed IDs from reserve_head on

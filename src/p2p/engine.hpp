@@ -64,6 +64,18 @@ struct EngineConfig {
   bool oversubscribed = false;
 };
 
+// How a wait with more ranks than cores starts (Engine::wait_until).
+enum class PollHint {
+  kAsUsual,
+  // The awaited rank runs on another core and nobody on ours has work to
+  // do: poll up to kPollLongerTicks more before the first yield, while
+  // the hint holds.
+  kLonger,
+  // The awaited rank shares our core, so it cannot run while we poll:
+  // yield at once.
+  kYieldAtOnce,
+};
+
 // Called when a request the user no longer holds completes (freed with
 // MPI_Request_free, or internal): the MPI layer releases it.
 using OrphanHandler = void (*)(Request* request);
@@ -123,9 +135,16 @@ class Engine {
   // One pass over every source of work. True if anything happened.
   bool progress();
   // Blocks until done() is true: spins, then yields, then sleeps on the
-  // wake word (see wait_policy.cpp).
+  // wake word (detail/wait_until.hpp).
   template <typename Done>
-  void wait_until(Done&& done);
+  void wait_until(Done&& done) {
+    wait_until(done, [] { return PollHint::kAsUsual; });
+  }
+  // The same, with a hint from the caller on how to wait when ranks
+  // outnumber cores, asked once when done() is false at first: hint()
+  // knows where the rank it waits for runs (PollHint).
+  template <typename Done, typename Hint>
+  void wait_until(Done&& done, Hint&& hint);
   void wait(Request& request) {
     wait_until([&request] {
       return request.complete.load(std::memory_order_acquire);
@@ -284,6 +303,9 @@ class Engine {
   // spinning straight to sleeping, whose wake-up takes the core back at
   // once. True if so.
   static constexpr std::uint64_t kLongYieldTicks = std::uint64_t{1} << 20;
+  // The longest extra poll of PollHint::kLonger: 2^12
+  // time-stamp ticks, 1-2 us at 2-4 GHz, a few context switches' worth.
+  static constexpr std::uint64_t kPollLongerTicks = std::uint64_t{1} << 12;
   static constexpr std::uint32_t kSleepInsteadOfYield = 64;
   [[gnu::cold]] bool note_long_yield();
   // Waits left that skip the yield phase. Relaxed: a heuristic; threads

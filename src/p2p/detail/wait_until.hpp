@@ -32,8 +32,8 @@ inline std::uint64_t cpu_ticks() {
 #endif
 }
 
-template <typename Done>
-void Engine::wait_until(Done&& done) {
+template <typename Done, typename Hint>
+void Engine::wait_until(Done&& done, Hint&& hint) {
   if (done()) {
     return;
   }
@@ -44,15 +44,33 @@ void Engine::wait_until(Done&& done) {
   const int spin_rounds = config_.oversubscribed ? 8 : 4096;
   const int yield_rounds = config_.oversubscribed ? 16 : 256;
   constexpr std::int64_t kSleepTimeoutNs = 100'000'000;  // safety net only
-  for (;;) {
+  PollHint first = config_.oversubscribed ? hint() : PollHint::kAsUsual;
+  auto spin = [&] {
     // No pause in the spin: on recent Intel cores one `pause` costs about
     // as much as a cache-line transfer, which is the latency we are after.
     for (int i = 0; i < spin_rounds; ++i) {
       progress();
       if (done()) {
-        return;
+        return true;
       }
     }
+    return false;
+  };
+  for (;;) {
+    if (first != PollHint::kYieldAtOnce && spin()) {
+      return;
+    }
+    // Once per wait: a yield would hand our core to a rank that can only
+    // wait as we do, while the one we wait for runs on another core.
+    if (first == PollHint::kLonger) {
+      const std::uint64_t until = cpu_ticks() + kPollLongerTicks;
+      do {
+        if (spin()) {
+          return;
+        }
+      } while (cpu_ticks() < until && hint() == PollHint::kLonger);
+    }
+    first = PollHint::kAsUsual;
     // Before giving the core away: a sender waiting for chunks that
     // unmatched messages hold must not wait on us.
     relieve_before_waiting();

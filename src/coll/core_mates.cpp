@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#include "coll/core_mates.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+
+#include "coll/rounds.hpp"
+
+namespace shmpi::coll {
+
+bool find_core_mates(Comm& comm) {
+  mpi::detail::CommShared& shared = *comm.shared;
+  if (shared.cores_found != 0) [[likely]] {
+    return shared.cores_found > 0;
+  }
+  const segment::Segment& segment = mpi::state().engine->segment();
+  auto core_of = [&](int m) {
+    // Plain field: written by the launcher before the rank started, read
+    // after MPI_Init synchronised with every rank.
+    return segment.rank_info(comm.slots[static_cast<std::size_t>(m)]).core;
+  };
+  bool bound = mpi::state().engine->config().oversubscribed;
+  const std::int32_t mine = core_of(comm.rank);
+  bound = bound && mine >= 0;
+  shared.core_mates.clear();
+  for (int m = 0; m < comm.size && bound; ++m) {
+    const std::int32_t core = core_of(m);
+    bound = core >= 0;
+    if (m != comm.rank && core == mine) {
+      shared.core_mates.push_back(m);
+    }
+  }
+  shared.cores_found = bound ? 1 : -1;
+  return bound;
+}
+
+p2p::PollHint poll_hint_for_root(Comm& comm, int awaited) {
+  if (!find_core_mates(comm)) {
+    return p2p::PollHint::kAsUsual;
+  }
+  const mpi::detail::CommShared& shared = *comm.shared;
+  const std::vector<int>& mates = shared.core_mates;
+  if (std::find(mates.begin(), mates.end(), awaited) != mates.end()) {
+    return p2p::PollHint::kYieldAtOnce;
+  }
+  const std::uint64_t previous = shared.round - 1;
+  for (const int m : mates) {
+    // A mate further behind has rounds to finish that only our core can
+    // run: give it the core instead.
+    if (!reached(comm, m, previous)) {
+      return p2p::PollHint::kAsUsual;
+    }
+  }
+  return p2p::PollHint::kLonger;
+}
+
+void note_rooted_round(Comm& comm) {
+  if (find_core_mates(comm) && !comm.shared->core_mates.empty() &&
+      comm.shared->core_mates.front() < comm.rank) {
+    comm.shared->rooted_since_all = true;
+  }
+}
+
+p2p::PollHint poll_hint_for_all(Comm& comm) {
+  if (!find_core_mates(comm)) {
+    return p2p::PollHint::kAsUsual;
+  }
+  for (const int m : comm.shared->core_mates) {
+    if (!arrived(comm, m)) {
+      return p2p::PollHint::kYieldAtOnce;
+    }
+  }
+  return p2p::PollHint::kAsUsual;
+}
+
+void leave_all_arrived(Comm& comm) {
+  mpi::detail::CommShared& shared = *comm.shared;
+  if (!shared.rooted_since_all) [[likely]] {
+    return;  // set only with core mates below us (note_rooted_round)
+  }
+  shared.rooted_since_all = false;
+  if (!reached(comm, shared.core_mates.front(), shared.round + 1)) {
+    ::sched_yield();
+  }
+}
+
+}  // namespace shmpi::coll

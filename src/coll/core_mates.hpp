@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// How a collective waits when ranks outnumber cores, knowing which members
+// share this process's core (docs/design.md#waiting). A member that polls
+// keeps its core from the mates it shares it with, and a sched_yield hands
+// the core to any of them, so:
+// - a member that waits for a mate yields at once: the mate cannot run
+//   while we poll;
+// - a reader that waits for a root bound to another core polls longer
+//   before its first yield, unless a mate of ours is behind with rounds
+//   of its own to finish;
+// - in communicators with rooted rounds, the mates leave a round in which
+//   everyone waits for everyone in rank order: the lowest first, since
+//   a reader that leaves before the root that shares its core (typically
+//   rank 0 of a core) has to hand the core over inside its next call.
+#pragma once
+
+#include "mpi/comm.hpp"
+#include "p2p/engine.hpp"
+
+namespace shmpi::coll {
+
+using mpi::Comm;
+
+// How to wait for member `awaited` to publish the current round:
+// kYieldAtOnce when it is bound to this process's core; kLonger when it is
+// bound to another and every mate has published at least the round before
+// the current one (it waits as we do, or has at most one round's
+// copy-out left); else kAsUsual, as when some member or this process is
+// not bound to one core.
+p2p::PollHint poll_hint_for_root(Comm& comm, int awaited);
+
+// A reader of a rooted round calls this before it waits: the communicator
+// has rooted rounds (leave_all_arrived()).
+void note_rooted_round(Comm& comm);
+
+// How to wait for every member to publish the current round: kYieldAtOnce
+// while a mate has not, else kAsUsual.
+p2p::PollHint poll_hint_for_all(Comm& comm);
+
+// After a round in which every member waited for every other: when this
+// communicator had a rooted round since the last such one and this process
+// is not the lowest member on its core, yields once if that member has not
+// published a later round yet, so that it leaves first.
+void leave_all_arrived(Comm& comm);
+
+// The members of `comm` bound to the same core as this process, in rank
+// order, found once per communicator when ranks outnumber cores; false
+// when they do not, or some member (or this process) is not bound to one
+// core.
+bool find_core_mates(Comm& comm);
+
+}  // namespace shmpi::coll
