@@ -8,6 +8,7 @@
 #include "base/assert.hpp"
 #include "base/cache_line.hpp"
 #include "base/log.hpp"
+#include "base/membarrier.hpp"
 #include "base/prefetch.hpp"
 #include "p2p/engine.hpp"
 #include "segment/shared_heap.hpp"
@@ -152,7 +153,7 @@ bool published(Comm& comm, int m, std::uint64_t r) {
 }
 
 // Wakes member m if it sleeps. Relaxed load: ordered by the caller's
-// seq_cst fence.
+// seq_cst fence, or by the sleeper's heavy fence (wake_after()).
 void wake_member(Comm& comm, int m) {
   segment::RankControl& control =
       mpi::state().engine->control(comm.slots[static_cast<std::size_t>(m)]);
@@ -167,6 +168,21 @@ void wake_member(Comm& comm, int m) {
 // -1, waits for this member alone and is woken in any case.
 void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me,
                 int waiter = -1) {
+  if (base::light_fences_on()) {
+    // A compiler barrier only: a sleeper runs a heavy fence between its
+    // announcement and its re-check (base/membarrier.hpp), so either it
+    // sees our round or we see it asleep. Without a fence two members
+    // publishing together may each miss the other's round, so neither
+    // could tell it was the last: wake every sleeper. Sleeping is rare
+    // where light fences are used (a core per rank: runtime.cpp).
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    for (int m = 0; m < comm.size; ++m) {
+      if (m != comm.rank) {
+        wake_member(comm, m);
+      }
+    }
+    return;
+  }
   // seq_cst fence: our round store is visible before we read the others'
   // rounds and sleeper counts. Two members publishing together both fence
   // first, so at least one sees the other and wakes; a waiter announces

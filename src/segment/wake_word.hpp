@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "base/futex.hpp"
+#include "base/membarrier.hpp"
 #include "segment/header.hpp"
 
 namespace shmpi::segment {
@@ -57,7 +58,9 @@ void sleep_until_woken(RankControl& own, std::int64_t timeout_ns,
   // (pairs with the fence in wake_if_sleeping()).
   std::uint32_t seen =
       own.wake_word.fetch_add(1, std::memory_order_seq_cst) + 1;
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // Heavy: also pairs with wakers that run only a light fence
+  // (base/membarrier.hpp; coll/rounds.cpp).
+  base::heavy_fence();
   if (!ready()) {
     base::futex_wait(own.wake_word, seen, timeout_ns);
   }
