@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "coll/rounds.hpp"
 
@@ -15,10 +16,13 @@ bool find_core_mates(Comm& comm) {
     return shared.cores_found > 0;
   }
   const segment::Segment& segment = mpi::state().engine->segment();
-  auto core_of = [&](int m) {
+  auto core_of_slot = [&](std::uint32_t slot) {
     // Plain field: written by the launcher before the rank started, read
     // after MPI_Init synchronised with every rank.
-    return segment.rank_info(comm.slots[static_cast<std::size_t>(m)]).core;
+    return segment.rank_info(slot).core;
+  };
+  auto core_of = [&](int m) {
+    return core_of_slot(comm.slots[static_cast<std::size_t>(m)]);
   };
   bool bound = mpi::state().engine->config().oversubscribed;
   const std::int32_t mine = core_of(comm.rank);
@@ -29,6 +33,24 @@ bool find_core_mates(Comm& comm) {
     bound = core >= 0;
     if (m != comm.rank && core == mine) {
       shared.core_mates.push_back(m);
+    }
+  }
+  // Ranks of the job outside this communicator on our core (other
+  // communicators' work, other worlds): polling longer would keep them
+  // waiting, so only the yield-at-once hints apply.
+  shared.core_outsiders = false;
+  std::vector<std::uint32_t> members(comm.slots);
+  std::sort(members.begin(), members.end());
+  const std::uint32_t capacity = segment.layout().config.capacity;
+  for (std::uint32_t slot = 0; slot < capacity && bound; ++slot) {
+    // Relaxed: a snapshot for a heuristic.
+    const auto state = static_cast<segment::RankState>(
+        segment.rank_info(slot).state.load(std::memory_order_relaxed));
+    if ((state == segment::RankState::kStarting ||
+         state == segment::RankState::kRunning) &&
+        core_of_slot(slot) == mine &&
+        !std::binary_search(members.begin(), members.end(), slot)) {
+      shared.core_outsiders = true;
     }
   }
   shared.cores_found = bound ? 1 : -1;
@@ -43,6 +65,9 @@ p2p::PollHint poll_hint_for_root(Comm& comm, int awaited) {
   const std::vector<int>& mates = shared.core_mates;
   if (std::find(mates.begin(), mates.end(), awaited) != mates.end()) {
     return p2p::PollHint::kYieldAtOnce;
+  }
+  if (shared.core_outsiders) {
+    return p2p::PollHint::kAsUsual;
   }
   const std::uint64_t previous = shared.round - 1;
   for (const int m : mates) {
@@ -71,7 +96,10 @@ p2p::PollHint poll_hint_for_all(Comm& comm) {
       return p2p::PollHint::kYieldAtOnce;
     }
   }
-  return p2p::PollHint::kAsUsual;
+  // Everyone here has arrived, so nobody on our core can help this round
+  // along: a yield would only trade the core back and forth.
+  return comm.shared->core_outsiders ? p2p::PollHint::kAsUsual
+                                     : p2p::PollHint::kLonger;
 }
 
 void leave_all_arrived(Comm& comm) {

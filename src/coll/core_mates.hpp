@@ -7,7 +7,8 @@
 //   while we poll;
 // - a reader that waits for a root bound to another core polls longer
 //   before its first yield, unless a mate of ours is behind with rounds
-//   of its own to finish;
+//   of its own to finish; so does a member of a round everyone waits for
+//   once all its mates have arrived;
 // - in communicators with rooted rounds, the mates leave a round in which
 //   everyone waits for everyone in rank order: the lowest first, since
 //   a reader that leaves before the root that shares its core (typically
@@ -34,7 +35,10 @@ p2p::PollHint poll_hint_for_root(Comm& comm, int awaited);
 void note_rooted_round(Comm& comm);
 
 // How to wait for every member to publish the current round: kYieldAtOnce
-// while a mate has not, else kAsUsual.
+// while a mate has not; once every mate has, kLonger (only members on
+// other cores are missing, and nobody on ours can do anything for the
+// round). The polling-longer hints become kAsUsual when ranks outside the
+// communicator share our core.
 p2p::PollHint poll_hint_for_all(Comm& comm);
 
 // After a round in which every member waited for every other: when this

@@ -71,6 +71,7 @@ struct CommShared {
   // single cores. rooted_since_all: this member read a rooted round since
   // the last round in which everyone waited for everyone.
   std::int8_t cores_found = 0;
+  bool core_outsiders = false;  // ranks outside it share our core
   bool rooted_since_all = false;
   std::vector<int> core_mates;
   std::uint32_t leader = 0;  // local rank of the member with the lowest slot

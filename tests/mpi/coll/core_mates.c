@@ -5,7 +5,8 @@
 // in which everyone waits for everyone lowest first once the communicator
 // has rooted rounds. Every root in turn, on the world, on a communicator
 // with the ranks reversed (so the lowest member of a core is another
-// process) and on the even and odd halves; each broadcast and scatter
+// process), on the even and odd halves and on pairs of neighbours (which
+// share their cores with ranks outside); each broadcast and scatter
 // follows a barrier or an allreduce, as in timing loops.
 #include "mpitest.h"
 
@@ -70,6 +71,12 @@ int main(int argc, char** argv) {
   MT_CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half));
   run(half, "half");
   MT_CHECK_MPI(MPI_Comm_free(&half));
+  // Ranks 2k and 2k + 1: with ranks bound to core r mod 2, each member
+  // shares its core with ranks outside the communicator.
+  MPI_Comm pair;
+  MT_CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank / 2, rank, &pair));
+  run(pair, "pair");
+  MT_CHECK_MPI(MPI_Comm_free(&pair));
   if (rank == 0) {
     printf("core_mates: ok\n");
   }
