@@ -36,6 +36,13 @@ struct SegmentHeader {
   alignas(kFalseSharingRange) std::atomic<std::uint32_t> abort_flag;
   std::atomic<std::int32_t> abort_code;
   std::atomic<std::int32_t> abort_rank;  // -1: the launcher raised it
+
+  // Ranks of the job asleep (or about to sleep) on their wake words:
+  // incremented before a sleeper's heavy fence, decremented after it wakes
+  // (segment/wake_word.hpp). Publishers that run a light fence read it
+  // first and look at the members' wake words only when it is not zero
+  // (coll/rounds.cpp). Its own line: written by sleepers only.
+  alignas(kFalseSharingRange) std::atomic<std::uint32_t> sleepers;
 };
 static_assert(std::is_standard_layout_v<SegmentHeader>, "shared by offset");
 static_assert(sizeof(SegmentHeader) <= kPageSize,

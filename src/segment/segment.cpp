@@ -104,6 +104,7 @@ Result<Segment> Segment::create(const SegmentConfig& config,
   header->abort_flag.store(0, std::memory_order_relaxed);
   header->abort_code.store(0, std::memory_order_relaxed);
   header->abort_rank.store(-1, std::memory_order_relaxed);
+  header->sleepers.store(0, std::memory_order_relaxed);
   for (std::uint32_t rank = 0; rank < config.capacity; ++rank) {
     auto* info =
         new (segment.base_ + segment.layout_.rank_info_offset(rank)) RankInfo{};

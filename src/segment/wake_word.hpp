@@ -50,22 +50,32 @@ inline void wake_if_sleeping_fenced(RankControl& target) noexcept {
 }
 
 // Sleeps on the caller's own wake word until woken or timeout_ns passes,
-// unless ready() is already true after announcing the sleep.
+// unless ready() is already true after announcing the sleep. With
+// `job_sleepers` (SegmentHeader::sleepers) the sleep is also counted
+// there, for wakers that run a light fence.
 template <typename Ready>
-void sleep_until_woken(RankControl& own, std::int64_t timeout_ns,
-                       Ready&& ready) noexcept {
+void sleep_until_woken(
+    RankControl& own, std::int64_t timeout_ns, Ready&& ready,
+    std::atomic<std::uint32_t>* job_sleepers = nullptr) noexcept {
+  if (job_sleepers != nullptr) {
+    // Relaxed: ordered before the re-check by the fences below.
+    job_sleepers->fetch_add(1, std::memory_order_relaxed);
+  }
   // seq_cst RMW + fence: the announcement is visible before we re-check
-  // (pairs with the fence in wake_if_sleeping()).
+  // (pairs with the fence in wake_if_sleeping()). Heavy: also pairs with
+  // wakers that run only a light fence (base/membarrier.hpp;
+  // coll/rounds.cpp).
   std::uint32_t seen =
       own.wake_word.fetch_add(1, std::memory_order_seq_cst) + 1;
-  // Heavy: also pairs with wakers that run only a light fence
-  // (base/membarrier.hpp; coll/rounds.cpp).
   base::heavy_fence();
   if (!ready()) {
     base::futex_wait(own.wake_word, seen, timeout_ns);
   }
-  // Relaxed: only the count matters; nobody synchronises on the decrement.
+  // Relaxed: only the counts matter; nobody synchronises on the decrements.
   own.wake_word.fetch_sub(1, std::memory_order_relaxed);
+  if (job_sleepers != nullptr) {
+    job_sleepers->fetch_sub(1, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace shmpi::segment

@@ -101,13 +101,17 @@ void Engine::wait_until(Done&& done, Hint&& hint) {
       continue;  // a message is already waiting
     }
     bool ready = false;
-    segment::sleep_until_woken(*own_control_, kSleepTimeoutNs, [&] {
-      // After announcing the sleep: a sender that registered for chunks
-      // before it saw us asleep is served here (Dekker, as for messages).
-      ready =
-          relieve_before_waiting() || progress() || done() || abort_raised();
-      return ready;
-    });
+    segment::sleep_until_woken(
+        *own_control_, kSleepTimeoutNs,
+        [&] {
+          // After announcing the sleep: a sender that registered for
+          // chunks before it saw us asleep is served here (Dekker, as for
+          // messages).
+          ready = relieve_before_waiting() || progress() || done() ||
+                  abort_raised();
+          return ready;
+        },
+        &segment_.header().sleepers);
     if (done()) {
       return;
     }
