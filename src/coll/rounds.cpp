@@ -440,13 +440,24 @@ std::size_t progress_of(Comm& comm, int m) {
       word & ((std::uint64_t{1} << scratch::kProgressShift) - 1));
 }
 
+namespace {
+
+// A member's bulk buffer or heap buffer, by the offset it published.
+// TSan: it took that memory from the heap in its own process.
+const std::byte* member_heap_data(std::uint64_t offset) {
+  segment_of().heap().order_after_allocations();
+  return segment_of().at<std::byte>(offset);
+}
+
+}  // namespace
+
 const std::byte* data_of(Comm& comm, int m) {
   const std::uint64_t round = comm.shared->round;
   if (comm.shared->small_round == round) {
     return arrival_entry(comm, m, round).value;  // every member used it
   }
   const CollSlot& slot = member_slot(comm, m, round);
-  return slot.where == 0 ? slot.data : segment_of().at<std::byte>(slot.where);
+  return slot.where == 0 ? slot.data : member_heap_data(slot.where);
 }
 
 bool arrived_next(Comm& comm, int m) {
@@ -455,7 +466,7 @@ bool arrived_next(Comm& comm, int m) {
 
 const std::byte* next_data_of(Comm& comm, int m) {
   const CollSlot& slot = member_slot(comm, m, comm.shared->round + 1);
-  return slot.where == 0 ? slot.data : segment_of().at<std::byte>(slot.where);
+  return slot.where == 0 ? slot.data : member_heap_data(slot.where);
 }
 
 std::uint64_t heap_offset_of(const void* base, std::size_t bytes,
@@ -466,6 +477,7 @@ std::uint64_t heap_offset_of(const void* base, std::size_t bytes,
 }
 
 std::byte* heap_at(std::uint64_t offset) {
+  segment_of().heap().order_after_allocations();  // as member_heap_data()
   return segment_of().at<std::byte>(offset);
 }
 

@@ -16,6 +16,7 @@
 #include "base/tsan.hpp"
 #include "scratch/comm_block.hpp"
 #include "segment/segment.hpp"
+#include "segment/shared_heap.hpp"
 
 namespace shmpi::scratch {
 
@@ -53,6 +54,9 @@ class BlockPool {
   CommBlock* at(std::uint64_t offset) const {
     CommBlock* block = segment_.at<CommBlock>(static_cast<std::size_t>(offset));
     base::tsan_acquire(block);
+    // Another process may have taken the block from the heap where this
+    // one's allocator bookkeeping was.
+    segment_.heap().order_after_allocations();
     return block;
   }
   static unsigned size_class(std::uint32_t members);

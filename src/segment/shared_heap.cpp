@@ -25,7 +25,8 @@ struct SharedHeap::Impl {
   std::size_t bytes;
 };
 
-SharedHeap::SharedHeap(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SharedHeap::SharedHeap(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)), tsan_token_(impl_->base) {}
 SharedHeap::~SharedHeap() = default;
 
 std::unique_ptr<SharedHeap> SharedHeap::create(void* base, std::size_t bytes) {
@@ -48,12 +49,15 @@ void* SharedHeap::allocate(std::size_t bytes) noexcept {
 
 void* SharedHeap::allocate_aligned(std::size_t bytes,
                                    std::size_t alignment) noexcept {
+  void* memory = nullptr;
   try {
-    return impl_->buffer.allocate_aligned(
+    memory = impl_->buffer.allocate_aligned(
         bytes == 0 ? 1 : bytes, alignment < 64 ? 64 : alignment, std::nothrow);
   } catch (...) {
-    return nullptr;
+    memory = nullptr;
   }
+  base::tsan_release(tsan_token_);  // see order_after_allocations()
+  return memory;
 }
 
 std::size_t SharedHeap::usable_size(const void* pointer) const noexcept {
@@ -63,6 +67,7 @@ std::size_t SharedHeap::usable_size(const void* pointer) const noexcept {
 void SharedHeap::deallocate(void* pointer) noexcept {
   if (pointer != nullptr) {
     impl_->buffer.deallocate(pointer);
+    base::tsan_release(tsan_token_);  // see order_after_allocations()
   }
 }
 

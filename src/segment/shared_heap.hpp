@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <memory>
 
+#include "base/tsan.hpp"
+
 namespace shmpi::segment {
 
 class SharedHeap {
@@ -30,10 +32,21 @@ class SharedHeap {
   bool owns(const void* pointer) const noexcept;
   std::size_t free_bytes() const noexcept;
 
+  // For ThreadSanitizer, which sees one process (base/tsan.hpp): a thread
+  // about to use heap memory that another process allocated calls this
+  // first. The allocator's bookkeeping, written by any thread of this
+  // process while it allocated or freed nearby, then happens before that
+  // use; the real order runs through the heap's mutex and the other
+  // process, which TSan cannot see. Nothing outside TSan builds.
+  void order_after_allocations() const noexcept {
+    base::tsan_acquire(tsan_token_);
+  }
+
  private:
   struct Impl;
   explicit SharedHeap(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
+  const void* tsan_token_ = nullptr;  // the heap's first byte
 };
 
 }  // namespace shmpi::segment
