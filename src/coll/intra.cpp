@@ -152,9 +152,36 @@ std::size_t units_per_round(std::size_t units, std::size_t size,
 // acc = x0 op x1 op ... op x(last) over members first..last, for `n` units
 // at byte offset `at` of each member's round data: folded from the right
 // (x(i) op acc), the same sequence on every member.
+// Folds of up to this many bytes per member ask for the other members'
+// lines all at once before folding, so that their transfers from the
+// other cores overlap instead of following the fold's reads one by one:
+// 2-rank allreduce of 1 KiB 0.92 -> 0.77-0.82 us, 2 KiB -7%, 4 KiB -4%
+// (medians of 10-20 runs); at 16 KiB the burst made it 17% slower.
+constexpr std::size_t kFoldPrefetchBytes = 4096;
+// And at most this many lines in all, however many members.
+constexpr std::size_t kFoldPrefetchLines = 128;
+
+void prefetch_members(Comm& c, int first, int last, std::size_t at,
+                      std::size_t bytes) {
+  std::size_t lines = 0;
+  for (int m = last; m >= first && lines < kFoldPrefetchLines; --m) {
+    if (m == c.rank) {
+      continue;  // ours is in our cache
+    }
+    const std::byte* data = data_of(c, m) + at;
+    for (std::size_t k = 0; k < bytes && lines < kFoldPrefetchLines;
+         k += kCacheLineSize, ++lines) {
+      __builtin_prefetch(data + k, 0, 3);
+    }
+  }
+}
+
 void fold(Comm& c, const OpArg& op, const TypeArg& unit, int first, int last,
           std::size_t at, std::size_t n, std::byte* acc) {
   const std::size_t bytes = n * unit.packed;
+  if (bytes <= kFoldPrefetchBytes && core_per_member(c)) {
+    prefetch_members(c, first, last, at, bytes);
+  }
   std::memcpy(acc, data_of(c, last) + at, bytes);
   for (int m = last - 1; m >= first; --m) {
     mpi::apply_op(op, unit, data_of(c, m) + at, acc, n);
