@@ -47,8 +47,8 @@ static void run(MPI_Comm comm, const char* what) {
       for (int m = 0; m < size * kInts; ++m) {
         blocks[m] = value_of(root, loop, m);
       }
-      MT_CHECK_MPI(MPI_Scatter(blocks, kInts, MPI_INT, buf, kInts, MPI_INT,
-                               root, comm));
+      MT_CHECK_MPI(
+          MPI_Scatter(blocks, kInts, MPI_INT, buf, kInts, MPI_INT, root, comm));
       for (int k = 0; k < kInts; ++k) {
         MT_CHECK(buf[k] == value_of(root, loop, rank * kInts + k),
                  "%s: scatter from %d, loop %d, element %d is %d", what, root,

@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
         int sum = 0;
         MT_CHECK_MPI(
             MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-        MT_CHECK(sum == size * (size - 1) / 2, "call %d: allreduce gave %d",
-                 c, sum);
+        MT_CHECK(sum == size * (size - 1) / 2, "call %d: allreduce gave %d", c,
+                 sum);
         break;
       }
     }
