@@ -10,7 +10,7 @@
 // follows a barrier or an allreduce, as in timing loops.
 #include "mpitest.h"
 
-enum { kLoops = 200, kInts = 8 };
+enum { kLoops = 20, kInts = 8 };
 
 static int value_of(int root, int loop, int k) {
   return root * 100003 + loop * 31 + k;
