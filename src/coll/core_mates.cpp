@@ -39,8 +39,11 @@ bool find_core_mates(Comm& comm) {
   // communicators' work, other worlds): polling longer would keep them
   // waiting, so only the yield-at-once hints apply.
   shared.core_outsiders = false;
-  std::vector<std::uint32_t> members(comm.slots);
-  std::sort(members.begin(), members.end());
+  std::vector<std::uint32_t> members;
+  if (bound) {
+    members = comm.slots;
+    std::sort(members.begin(), members.end());
+  }
   const std::uint32_t capacity = segment.layout().config.capacity;
   for (std::uint32_t slot = 0; slot < capacity && bound; ++slot) {
     // Relaxed: a snapshot for a heuristic.
