@@ -624,6 +624,10 @@ render() {
     [[ -n $v ]] && echo "| two-process barrier, a line each | $(printf '%.1f' "$v") ns |"
     v=$(value floor floor barrier_one_line)
     [[ -n $v ]] && echo "| two-process barrier, one shared line | $(printf '%.1f' "$v") ns |"
+    for b in 8 1024; do
+      v=$(value floor floor "bcast_after_barrier_$b")
+      [[ -n $v ]] && echo "| broadcast of $(size_label "$b") after a barrier (plain loads and stores), reader's time | $(printf '%.1f' "$v") ns |"
+    done
     for b in 65536 1048576 4194304 268435456; do
       v=$(value floor floor "memcpy $b")
       [[ -n $v ]] && echo "| memcpy $(size_label "$b") | $(printf '%.1f' "$v") GB/s |"

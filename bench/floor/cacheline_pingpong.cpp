@@ -7,6 +7,11 @@
 //   floor flag_ack_oneway ns=116.0 ...     two lines, each written by one side
 //   floor barrier_two_lines ns=... ...     a two-process barrier: each side's
 //   floor barrier_one_line ns=... ...      word on its own line, or both in one
+//   floor bcast_after_barrier_8 ns=... ... a broadcast of 8 bytes (or 1 KiB)
+//                                          timed alone after a barrier, as the
+//                                          MPI benchmark times it: the reader's
+//                                          time from leaving the barrier to
+//                                          holding the data
 //   floor memcpy bytes=65536 gbps=41.0 ... bytes copied per second / 1e9
 #include <sched.h>
 #include <sys/mman.h>
@@ -82,6 +87,17 @@ inline void spin_until(const std::atomic<std::uint64_t>& word,
   }
 }
 
+// Spins until word >= value, with a pause per poll: here the reader waits
+// two transfers or more (the root must first see the barrier), and a poll
+// that takes the line back at every turn delays the root's store to it
+// (measured: 0.28-0.34 us with the pause, 0.37-0.49 without).
+inline void spin_until_at_least(const std::atomic<std::uint64_t>& word,
+                                std::uint64_t value) {
+  while (word.load(std::memory_order_acquire) < value) {
+    __builtin_ia32_pause();
+  }
+}
+
 // The responder's version: also gives up once the initiator raises `stop` to
 // `phase`. stop has its own line, written once per phase, so polling it costs
 // a load that hits the responder's cache.
@@ -145,6 +161,23 @@ void barrier_responder(std::atomic<std::uint64_t>& mine,
   }
 }
 
+// The root's side of a broadcast timed after a barrier: writes `bytes` of
+// data and raises flag to n, then meets the reader in barrier n; gives up
+// once `stop` reaches `phase`.
+void bcast_root(std::atomic<std::uint64_t>& flag, unsigned char* data,
+                std::size_t bytes, std::atomic<std::uint64_t>& mine,
+                const std::atomic<std::uint64_t>& theirs,
+                const std::atomic<std::uint64_t>& stop, std::uint64_t phase) {
+  for (std::uint64_t n = 1;; ++n) {
+    std::memset(data, static_cast<int>(n), bytes);
+    // Release: the data before the flag, for the reader's acquire.
+    flag.store(n, std::memory_order_release);
+    if (!meet(mine, theirs, n, &stop, phase)) {
+      return;
+    }
+  }
+}
+
 void print_stats(const char* name, const std::vector<double>& ns,
                  long round_trips) {
   const Stats s = summarize(ns);
@@ -159,7 +192,10 @@ void print_stats(const char* name, const std::vector<double>& ns,
 // Runs the two ping-pong variants between a parent on core_a and a forked
 // child on core_b. Returns false if the child failed.
 bool run_pingpong(const Options& opt) {
-  void* mem = mmap(nullptr, 4096, PROT_READ | PROT_WRITE,
+  constexpr std::size_t kMapBytes = 8192;  // the words, then broadcast data
+  constexpr std::size_t kDataAt = 4096;
+  constexpr std::size_t kBcastBytes[2] = {8, 1024};
+  void* mem = mmap(nullptr, kMapBytes, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) {
     std::perror("floor: mmap");
@@ -179,6 +215,17 @@ bool run_pingpong(const Options& opt) {
       new (base + 6 * kLineStride) std::atomic<std::uint64_t>(0),
       new (base + 6 * kLineStride + sizeof(std::uint64_t))
           std::atomic<std::uint64_t>(0)};
+  // Per broadcast size: the root's flag, then the root's and the reader's
+  // barrier words, each on its own line.
+  std::atomic<std::uint64_t>* bcast_words[2][3];
+  for (std::size_t k = 0; k < 2; ++k) {
+    for (std::size_t w = 0; w < 3; ++w) {
+      bcast_words[k][w] = new (base + (7 + 3 * k + w) * kLineStride)
+          std::atomic<std::uint64_t>(0);
+    }
+  }
+  unsigned char* bcast_data = base + kDataAt;
+  static_assert(13 * kLineStride <= kDataAt && kDataAt + 1024 <= kMapBytes);
 
   const auto batches = static_cast<std::uint64_t>(opt.batches);
   const auto trips = static_cast<std::uint64_t>(opt.round_trips);
@@ -201,6 +248,10 @@ bool run_pingpong(const Options& opt) {
     flag_ack_responder(*flag, *ack, *stop);
     barrier_responder(*apart[1], *apart[0], *stop, 3);
     barrier_responder(*together[1], *together[0], *stop, 4);
+    for (std::size_t k = 0; k < 2; ++k) {
+      bcast_root(*bcast_words[k][0], bcast_data, kBcastBytes[k],
+                 *bcast_words[k][1], *bcast_words[k][2], *stop, 5 + k);
+    }
     _exit(0);
   }
   if (!pin_to_core(opt.core_a)) {
@@ -289,13 +340,51 @@ bool run_pingpong(const Options& opt) {
     stop->store(static_cast<std::uint64_t>(3 + layout),
                 std::memory_order_relaxed);
   }
-  if (truncated_barrier || truncated_one || truncated_pair) {
+  // Broadcasts timed after a barrier: the child is the root, this process
+  // the reader, whose time from leaving barrier n - 1 to holding broadcast
+  // n's data is what is timed, two clock reads included (as MPI_Wtime in
+  // the MPI benchmark).
+  std::vector<double> bcast_ns[2];
+  bool truncated_bcast = false;
+  std::vector<unsigned char> copy(1024);
+  for (std::size_t k = 0; k < 2; ++k) {
+    std::atomic<std::uint64_t>& flag = *bcast_words[k][0];
+    std::uint64_t n = 1;
+    truncated = false;
+    deadline = Clock::now() + phase_budget / 2;
+    for (std::uint64_t b = 0; b <= batches && !truncated; ++b) {
+      Clock::duration in_bcast{};
+      std::uint64_t i = 0;
+      for (; i < trips; ++i, ++n) {
+        const auto t0 = Clock::now();
+        spin_until_at_least(flag, n);
+        std::memcpy(copy.data(), bcast_data, kBcastBytes[k]);
+        asm volatile("" : : "r"(copy.data()) : "memory");
+        in_bcast += Clock::now() - t0;
+        meet(*bcast_words[k][2], *bcast_words[k][1], n, nullptr, 0);
+        if (i % kCheckEvery == kCheckEvery - 1 && Clock::now() > deadline) {
+          truncated = true;
+          ++i;
+          ++n;
+          break;
+        }
+      }
+      if (b > 0 || truncated) {
+        bcast_ns[k].push_back(std::chrono::duration<double>(in_bcast).count() *
+                              1e9 / static_cast<double>(i));
+      }
+    }
+    truncated_bcast |= truncated;
+    // The root waits in barrier n (or writes broadcast n): it gives up.
+    stop->store(5 + k, std::memory_order_relaxed);
+  }
+  if (truncated_barrier || truncated_one || truncated_pair || truncated_bcast) {
     std::printf("# floor: time limit reached, fewer batches than asked\n");
   }
 
   int status = 0;
   waitpid(child, &status, 0);
-  munmap(mem, 4096);
+  munmap(mem, kMapBytes);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::fprintf(stderr, "floor: child failed (cannot pin to core %d?)\n",
                  opt.core_b);
@@ -305,6 +394,8 @@ bool run_pingpong(const Options& opt) {
   print_stats("flag_ack_oneway", pair_ns, opt.round_trips);
   print_stats("barrier_two_lines", barrier_ns[0], opt.round_trips);
   print_stats("barrier_one_line", barrier_ns[1], opt.round_trips);
+  print_stats("bcast_after_barrier_8", bcast_ns[0], opt.round_trips);
+  print_stats("bcast_after_barrier_1024", bcast_ns[1], opt.round_trips);
   return true;
 }
 
