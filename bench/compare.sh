@@ -346,7 +346,12 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       $1 == "floor" && $2 == "memcpy" {
         print impl "|floor|memcpy " val("bytes") "|" val("gbps")
       }
-      $1 == "floor" && $2 != "memcpy" { print impl "|floor|" $2 "|" val("ns") }
+      $1 == "floor" && $2 == "alltoall_copies" {
+        print impl "|floor|alltoall_copies " val("bytes") "|" val("us")
+      }
+      $1 == "floor" && $2 != "memcpy" && $2 != "alltoall_copies" {
+        print impl "|floor|" $2 "|" val("ns")
+      }
     ' "$f"
   done
 } >"$work/all.txt"
@@ -631,6 +636,10 @@ render() {
     for b in 65536 1048576 4194304 268435456; do
       v=$(value floor floor "memcpy $b")
       [[ -n $v ]] && echo "| memcpy $(size_label "$b") | $(printf '%.1f' "$v") GB/s |"
+    done
+    for b in 65536 1048576; do
+      v=$(value floor floor "alltoall_copies $b")
+      [[ -n $v ]] && echo "| two-process alltoall of $(size_label "$b") blocks, its two copies (own block, the other's in place) | $(printf '%.2f' "$v") µs |"
     done
   fi
   echo

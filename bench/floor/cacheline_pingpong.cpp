@@ -13,6 +13,9 @@
 //                                          time from leaving the barrier to
 //                                          holding the data
 //   floor memcpy bytes=65536 gbps=41.0 ... bytes copied per second / 1e9
+//   floor alltoall_copies bytes=65536 us=4.1 ... a two-process alltoall's
+//                                          copies (own block, and the other's
+//                                          block read in place), per call
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -445,6 +448,91 @@ void run_memcpy(const Options& opt) {
   }
 }
 
+// A two-process alltoall's copies: each process copies its own block and
+// the other's block for it (read in place from the other's send buffer, as
+// a single-copy transport does), then the two meet in a barrier. This is
+// the least memory traffic any two-rank MPI_Alltoall of these blocks can
+// cause. Returns false if the child failed.
+bool run_alltoall(const Options& opt) {
+  const std::size_t blocks[] = {64u << 10, 1u << 20};
+  const int batches = opt.quick ? 5 : 11;
+  for (std::size_t block : blocks) {
+    // Two send and two receive buffers of two blocks each, after a page of
+    // barrier words: [0] the parent's, [1] the child's, [2] stop.
+    const std::size_t bytes = 4096 + 8 * block;
+    void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) {
+      std::perror("floor: mmap");
+      return false;
+    }
+    auto* base = static_cast<unsigned char*>(mem);
+    std::atomic<std::uint64_t>* words[3];
+    for (std::size_t w = 0; w < 3; ++w) {
+      words[w] = new (base + w * kLineStride) std::atomic<std::uint64_t>(0);
+    }
+    unsigned char* data = base + 4096;
+    std::memset(data, 0x5a, 8 * block);
+    auto exchange = [&](int me) {
+      const std::size_t other = 1 - static_cast<std::size_t>(me);
+      const std::size_t mine = static_cast<std::size_t>(me);
+      unsigned char* send_mine = data + mine * 2 * block;
+      unsigned char* send_other = data + other * 2 * block;
+      unsigned char* recv = data + (4 + mine * 2) * block;
+      std::memcpy(recv + mine * block, send_mine + mine * block, block);
+      std::memcpy(recv + other * block, send_other + mine * block, block);
+    };
+    const pid_t child = fork();
+    if (child < 0) {
+      std::perror("floor: fork");
+      return false;
+    }
+    if (child == 0) {
+      if (!pin_to_core(opt.core_b)) {
+        _exit(3);
+      }
+      for (std::uint64_t n = 1;; ++n) {
+        exchange(1);
+        if (!meet(*words[1], *words[0], n, words[2], 1)) {
+          _exit(0);
+        }
+      }
+    }
+    pin_to_core(opt.core_a);
+    // About 64 MiB copied per batch and process.
+    const std::uint64_t reps = std::max<std::size_t>(1, (32u << 20) / block);
+    std::vector<double> us;
+    std::uint64_t n = 1;
+    for (int b = -1; b < batches; ++b) {  // b == -1 is warm-up
+      const auto t0 = Clock::now();
+      for (std::uint64_t r = 0; r < reps; ++r, ++n) {
+        exchange(0);
+        meet(*words[0], *words[1], n, nullptr, 0);
+      }
+      if (b >= 0) {
+        us.push_back(seconds_since(t0) * 1e6 / static_cast<double>(reps));
+      }
+    }
+    words[2]->store(1, std::memory_order_relaxed);  // the child gives up
+    int status = 0;
+    waitpid(child, &status, 0);
+    munmap(mem, bytes);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::fprintf(stderr, "floor: child failed (cannot pin to core %d?)\n",
+                   opt.core_b);
+      return false;
+    }
+    const Stats st = summarize(us);
+    std::printf(
+        "floor alltoall_copies bytes=%zu us=%.2f mean=%.2f min=%.2f "
+        "max=%.2f reps=%llu batches=%d\n",
+        block, st.median, st.mean, st.min, st.max,
+        static_cast<unsigned long long>(reps), batches);
+    std::fflush(stdout);
+  }
+  return true;
+}
+
 bool parse(Options& opt, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -486,5 +574,5 @@ int main(int argc, char** argv) {
     return 1;
   }
   run_memcpy(opt);
-  return 0;
+  return run_alltoall(opt) ? 0 : 1;
 }
