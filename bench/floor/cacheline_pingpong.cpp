@@ -351,7 +351,7 @@ bool run_pingpong(const Options& opt) {
   bool truncated_bcast = false;
   std::vector<unsigned char> copy(1024);
   for (std::size_t k = 0; k < 2; ++k) {
-    std::atomic<std::uint64_t>& flag = *bcast_words[k][0];
+    const std::atomic<std::uint64_t>& bcast_flag = *bcast_words[k][0];
     std::uint64_t n = 1;
     truncated = false;
     deadline = Clock::now() + phase_budget / 2;
@@ -360,7 +360,7 @@ bool run_pingpong(const Options& opt) {
       std::uint64_t i = 0;
       for (; i < trips; ++i, ++n) {
         const auto t0 = Clock::now();
-        spin_until_at_least(flag, n);
+        spin_until_at_least(bcast_flag, n);
         std::memcpy(copy.data(), bcast_data, kBcastBytes[k]);
         asm volatile("" : : "r"(copy.data()) : "memory");
         in_bcast += Clock::now() - t0;
