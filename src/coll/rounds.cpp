@@ -169,8 +169,8 @@ void wake_member(Comm& comm, int m) {
 void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me,
                 int waiter = -1) {
   if (base::light_fences_on()) {
-    // A compiler barrier only: a sleeper counts itself in the job's
-    // sleepers and announces itself, then runs a heavy fence before its
+    // The light fence, a compiler barrier here: a sleeper counts itself in the
+    // job's sleepers and announces itself, then runs a heavy fence before its
     // re-check (base/membarrier.hpp, segment/wake_word.hpp), so either it
     // sees our round or we see it counted and asleep. Without a fence two
     // members publishing together may each miss the other's round, so
@@ -178,7 +178,7 @@ void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me,
     // rare where light fences are used (a core per rank: runtime.cpp), so
     // the count is almost always zero and one line, shared by every
     // cache, is all a publish reads.
-    std::atomic_signal_fence(std::memory_order_seq_cst);
+    base::light_fence();
     // Relaxed: ordered by the sleeper's heavy fence.
     if (segment_of().header().sleepers.load(std::memory_order_relaxed) == 0) {
       return;
