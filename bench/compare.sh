@@ -637,6 +637,8 @@ render() {
       v=$(value floor floor "memcpy $b")
       [[ -n $v ]] && echo "| memcpy $(size_label "$b") | $(printf '%.1f' "$v") GB/s |"
     done
+    v=$(value floor floor yield_handoff)
+    [[ -n $v ]] && echo "| two processes on one core handing it over (sched_yield) | $(printf '%.1f' "$v") ns |"
     for b in 65536 1048576; do
       v=$(value floor floor "alltoall_copies $b")
       [[ -n $v ]] && echo "| two-process alltoall of $(size_label "$b") blocks, its two copies (own block, the other's in place) | $(printf '%.2f' "$v") µs |"

@@ -16,6 +16,8 @@
 //   floor alltoall_copies bytes=65536 us=4.1 ... a two-process alltoall's
 //                                          copies (own block, and the other's
 //                                          block read in place), per call
+//   floor yield_handoff ns=950 ...         two processes on one core hand it
+//                                          to each other with sched_yield
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -533,6 +535,66 @@ bool run_alltoall(const Options& opt) {
   return true;
 }
 
+// Two processes on one core (core_a) hand it to each other with
+// sched_yield: the least a collective round costs per core when ranks
+// outnumber cores and each rank of a core must run once per round.
+bool run_yield_handoff(const Options& opt) {
+  void* mem = mmap(nullptr, 4096, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    std::perror("floor: mmap");
+    return false;
+  }
+  auto* turn = new (mem) std::atomic<std::uint64_t>(0);
+  const int batches = opt.quick ? 5 : 11;
+  const std::uint64_t per_batch = opt.quick ? 5000 : 20000;  // handoffs
+  const std::uint64_t total = (static_cast<std::uint64_t>(batches) + 1) *
+                              per_batch;  // batch 0 is warm-up
+  // Each side waits for its parity, then passes the turn on: one handoff
+  // per increment.
+  auto play = [&](std::uint64_t parity, std::vector<double>* ns) {
+    auto t0 = Clock::now();
+    for (std::uint64_t n = parity; n < total; n += 2) {
+      // Acquire / release: a plain handoff, as between two ranks.
+      while (turn->load(std::memory_order_acquire) != n) {
+        sched_yield();
+      }
+      turn->store(n + 1, std::memory_order_release);
+      if (ns != nullptr && (n + 2) % per_batch == 0) {
+        if (n + 2 > per_batch) {  // past the warm-up batch
+          ns->push_back(seconds_since(t0) * 1e9 /
+                        static_cast<double>(per_batch));
+        }
+        t0 = Clock::now();
+      }
+    }
+  };
+  const pid_t child = fork();
+  if (child < 0) {
+    std::perror("floor: fork");
+    return false;
+  }
+  if (child == 0) {
+    if (!pin_to_core(opt.core_a)) {
+      _exit(3);
+    }
+    play(1, nullptr);
+    _exit(0);
+  }
+  pin_to_core(opt.core_a);
+  std::vector<double> ns;
+  play(0, &ns);
+  int status = 0;
+  waitpid(child, &status, 0);
+  munmap(mem, 4096);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || ns.empty()) {
+    std::fprintf(stderr, "floor: the yield handoff failed\n");
+    return false;
+  }
+  print_stats("yield_handoff", ns, static_cast<long>(per_batch));
+  return true;
+}
+
 bool parse(Options& opt, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -574,5 +636,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   run_memcpy(opt);
-  return run_alltoall(opt) ? 0 : 1;
+  const bool copies = run_alltoall(opt);
+  return run_yield_handoff(opt) && copies ? 0 : 1;
 }
