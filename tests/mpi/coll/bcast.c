@@ -13,9 +13,10 @@
 // root must not return before they are done: the last part overwrites the
 // root's buffer at once after every broadcast, blocking and nonblocking,
 // receives into a strided type, and broadcasts from buffers outside the
-// heap (static storage) of the same sizes. At two ranks, 280 KiB between
-// two heap buffers is split: the root copies the second half into the
-// reader's buffer (kSplitBcastMin).
+// heap (static storage) of the same sizes. At two ranks with a core each,
+// such a broadcast between two heap buffers is split: the root copies the
+// second half into the reader's buffer (32769 bytes and up in kSizes, and
+// the 280 KiB rounds).
 #include "mpitest.h"
 
 enum { kDirectInts = 70001, kDirectRounds = 12 };
