@@ -39,8 +39,14 @@ inline constexpr std::uint32_t kMatched = 1;
 // Matched, and the receive buffer is in the shared heap: the sender copies
 // what it has not yet published straight into it.
 inline constexpr std::uint32_t kMatchedDirect = 2;
-// A split copy (split_at): the claims on direct_from.
-inline constexpr std::uint64_t kSplitMin = 256 * 1024;
+// A split copy (split_at) from this size on; the claims on direct_from.
+// Measured (2-rank ping-pong, heap buffers, 6 alternating runs): 32 KiB
+// 5.80 -> 4.00 us, 64 KiB 9.54 -> 6.55, 128 KiB 16.4 -> 9.4 against the
+// receiver copying alone; bandwidth (window of 64) 64 KiB 17 -> 29 GB/s.
+// From 8 or 16 KiB, 12-24 KiB ping-pongs gained 20-25% but their
+// bandwidth lost 5-30%. A two-way MPI_Sendrecv of 128 KiB-1 MiB stayed
+// within 5% (docs/bench.md).
+inline constexpr std::uint64_t kSplitMin = 32 * 1024;
 inline constexpr std::uint64_t kSenderCopying = kNotDirect - 1;
 inline constexpr std::uint64_t kReceiverCopying = kNotDirect - 2;
 

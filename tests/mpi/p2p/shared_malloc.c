@@ -13,7 +13,7 @@
 // Both modes then check, between ranks 0 and 1 (the others pair up too):
 // messages of 64 KiB-1 MiB+7 from the start and the middle of large blocks,
 // blocking and nonblocking, sent while unexpected and while posted; copies
-// of 256 KiB and more split between a waiting or a busy sender and the
+// of 32 KiB and more split between a waiting or a busy sender and the
 // receiver; sends of
 // up to 64 KiB that complete before any receive is posted (head to head);
 // realloc growing and shrinking with contents kept; calloc zeroing a reused
@@ -128,11 +128,12 @@ static void exchange(int rank, int partner) {
   free(send);
 }
 
-// Messages of 256 KiB and more between two heap buffers are copied half by
+// Messages of 32 KiB and more between two heap buffers are copied half by
 // the receiver and half by whichever side claims the rest first: the
 // sender when it waits, the receiver when the sender is busy elsewhere.
 static void split_copies(int rank, int partner, int alloc_mem) {
-  static const size_t kSizes[] = {262144, 262144 + 65, (2u << 20) + 3};
+  static const size_t kSizes[] = {32768,  32768 + 65,  100003,
+                                  262144, 262144 + 65, (2u << 20) + 3};
   const size_t send_bytes = (2u << 20) + 64;
   const size_t recv_bytes = (2u << 20) + 64 + MT_GUARD_LEN;
   // MPI_Alloc_mem's buffers are in the shared heap in sanitizer builds too.
