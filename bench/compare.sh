@@ -373,6 +373,15 @@ grep -v '|n/a$' "$work/all.txt" | sort -t'|' -k1,1 -k2,2 -k3,3 -k4,4g | awk -F'|
 
 # value IMPL TEST ROW -> median or empty
 value() { awk -F'|' -v k="$1|$2|$3" '($1 "|" $2 "|" $3) == k { print $4; exit }' "$work/medians.txt"; }
+# floor_row LABEL KEY FORMAT UNIT: a row of the floor table, if the floor
+# program printed KEY.
+floor_row() {
+  local v
+  v=$(value floor floor "$2")
+  if [[ -n $v ]]; then
+    echo "| $1 | $(printf "$3" "$v") $4 |"
+  fi
+}
 
 # --- report ------------------------------------------------------------------
 others=()
@@ -620,28 +629,22 @@ render() {
     echo
     echo "| measure | median |"
     echo "|---|---:|"
-    local v
-    v=$(value floor floor cacheline_oneway)
-    [[ -n $v ]] && echo "| one cache line, one way | $(printf '%.1f' "$v") ns |"
-    v=$(value floor floor flag_ack_oneway)
-    [[ -n $v ]] && echo "| flag + ack lines, one way | $(printf '%.1f' "$v") ns |"
-    v=$(value floor floor barrier_two_lines)
-    [[ -n $v ]] && echo "| two-process barrier, a line each | $(printf '%.1f' "$v") ns |"
-    v=$(value floor floor barrier_one_line)
-    [[ -n $v ]] && echo "| two-process barrier, one shared line | $(printf '%.1f' "$v") ns |"
+    local b
+    floor_row "one cache line, one way" cacheline_oneway '%.1f' ns
+    floor_row "flag + ack lines, one way" flag_ack_oneway '%.1f' ns
+    floor_row "two-process barrier, a line each" barrier_two_lines '%.1f' ns
+    floor_row "two-process barrier, one shared line" barrier_one_line '%.1f' ns
     for b in 8 1024; do
-      v=$(value floor floor "bcast_after_barrier_$b")
-      [[ -n $v ]] && echo "| broadcast of $(size_label "$b") after a barrier (plain loads and stores), reader's time | $(printf '%.1f' "$v") ns |"
+      floor_row "broadcast of $(size_label "$b") after a barrier (plain loads and stores), reader's time" \
+        "bcast_after_barrier_$b" '%.1f' ns
     done
     for b in 65536 1048576 4194304 268435456; do
-      v=$(value floor floor "memcpy $b")
-      [[ -n $v ]] && echo "| memcpy $(size_label "$b") | $(printf '%.1f' "$v") GB/s |"
+      floor_row "memcpy $(size_label "$b")" "memcpy $b" '%.1f' GB/s
     done
-    v=$(value floor floor yield_handoff)
-    [[ -n $v ]] && echo "| two processes on one core handing it over (sched_yield) | $(printf '%.1f' "$v") ns |"
+    floor_row "two processes on one core handing it over (sched_yield)" yield_handoff '%.1f' ns
     for b in 65536 1048576; do
-      v=$(value floor floor "alltoall_copies $b")
-      [[ -n $v ]] && echo "| two-process alltoall of $(size_label "$b") blocks, its two copies (own block, the other's in place) | $(printf '%.2f' "$v") µs |"
+      floor_row "two-process alltoall of $(size_label "$b") blocks, its two copies (own block, the other's in place)" \
+        "alltoall_copies $b" '%.2f' µs
     done
   fi
   echo

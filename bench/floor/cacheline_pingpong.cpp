@@ -80,6 +80,38 @@ bool pin_to_core(int core) {
   return sched_setaffinity(0, sizeof(set), &set) == 0;
 }
 
+// Forks a child that runs body() pinned to `core`, then exits 0 (3 when it
+// cannot be pinned). Returns its pid, or -1 (said on stderr).
+template <typename Body>
+pid_t fork_pinned(int core, Body&& body) {
+  const pid_t child = fork();
+  if (child < 0) {
+    std::perror("floor: fork");
+    return -1;
+  }
+  if (child == 0) {
+    if (!pin_to_core(core)) {
+      _exit(3);
+    }
+    body();
+    _exit(0);
+  }
+  return child;
+}
+
+// Waits for a child of fork_pinned(): false, said on stderr, unless it
+// exited 0.
+bool child_succeeded(pid_t child, int core) {
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "floor: child failed (cannot pin to core %d?)\n",
+                 core);
+    return false;
+  }
+  return true;
+}
+
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -183,6 +215,53 @@ void bcast_root(std::atomic<std::uint64_t>& flag, unsigned char* data,
   }
 }
 
+// One phase of the parent's measurements: batch 0 warms up, then up to
+// `batches` timed batches of up to `trips` steps each. Once `budget` has
+// passed (looked at every kCheckEvery steps) the batch under way ends and
+// still counts with the steps it did (a loaded machine makes spinning
+// slow), and no batch follows.
+struct Phase {
+  Clock::duration budget;
+  std::uint64_t batches;
+  std::uint64_t trips;
+};
+constexpr std::uint64_t kCheckEvery = 4096;
+
+// Runs a phase. step() does one step and returns the part of it to time,
+// or zero to time all of it; end_batch() runs before a batch's clock
+// stops. Returns each timed batch's nanoseconds per step divided by
+// `per_step` (2: a round trip is two one-way transfers); *truncated tells
+// whether the budget ran out.
+template <typename Step, typename EndBatch>
+std::vector<double> time_batches(const Phase& phase, double per_step,
+                                 Step&& step, EndBatch&& end_batch,
+                                 bool* truncated) {
+  std::vector<double> ns;
+  *truncated = false;
+  const auto deadline = Clock::now() + phase.budget;
+  for (std::uint64_t b = 0; b <= phase.batches && !*truncated; ++b) {
+    const auto t0 = Clock::now();
+    Clock::duration counted{};
+    std::uint64_t i = 0;
+    while (i < phase.trips) {
+      counted += step();
+      ++i;
+      if (i % kCheckEvery == 0 && Clock::now() > deadline) {
+        *truncated = true;
+        break;
+      }
+    }
+    end_batch();
+    const Clock::duration elapsed =
+        counted != Clock::duration::zero() ? counted : Clock::now() - t0;
+    if (b > 0 || *truncated) {
+      ns.push_back(std::chrono::duration<double>(elapsed).count() * 1e9 /
+                   (per_step * static_cast<double>(i)));
+    }
+  }
+  return ns;
+}
+
 void print_stats(const char* name, const std::vector<double>& ns,
                  long round_trips) {
   const Stats s = summarize(ns);
@@ -238,17 +317,8 @@ bool run_pingpong(const Options& opt) {
   // counts with the round trips it did (a loaded machine makes spinning slow).
   const auto phase_budget = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(opt.time_limit_s / 2));
-  constexpr std::uint64_t kCheckEvery = 4096;
 
-  const pid_t child = fork();
-  if (child < 0) {
-    std::perror("floor: fork");
-    return false;
-  }
-  if (child == 0) {
-    if (!pin_to_core(opt.core_b)) {
-      _exit(3);
-    }
+  const pid_t child = fork_pinned(opt.core_b, [&] {
     one_line_responder(*one, *stop);
     flag_ack_responder(*flag, *ack, *stop);
     barrier_responder(*apart[1], *apart[0], *stop, 3);
@@ -257,142 +327,100 @@ bool run_pingpong(const Options& opt) {
       bcast_root(*bcast_words[k][0], bcast_data, kBcastBytes[k],
                  *bcast_words[k][1], *bcast_words[k][2], *stop, 5 + k);
     }
-    _exit(0);
+  });
+  if (child < 0) {
+    return false;
   }
   if (!pin_to_core(opt.core_a)) {
     std::fprintf(stderr, "floor: cannot pin to core %d\n", opt.core_a);
   }
 
-  // Batch 0 of each phase is warm-up.
+  // The parent's side of each phase. The stop word tells the child's
+  // loop that the phase is over (it waits for a step that never comes).
+  const Phase phase{phase_budget, batches, trips};
+  const Phase half_phase{phase_budget / 2, batches, trips};
   bool truncated = false;
-  std::vector<double> one_ns;
   std::uint64_t v = 0;
-  auto deadline = Clock::now() + phase_budget;
-  for (std::uint64_t b = 0; b <= batches && !truncated; ++b) {
-    const auto t0 = Clock::now();
-    std::uint64_t i = 0;
-    for (; i < trips; ++i, v += 2) {
-      spin_until(*one, v);
-      // Release: pairs with the responder's acquire.
-      one->store(v + 1, std::memory_order_release);
-      if (i % kCheckEvery == kCheckEvery - 1 && Clock::now() > deadline) {
-        truncated = true;
-        ++i;
+  const std::vector<double> one_ns = time_batches(
+      phase, 2,
+      [&] {
+        spin_until(*one, v);
+        // Release: pairs with the responder's acquire.
+        one->store(v + 1, std::memory_order_release);
         v += 2;
-        break;
-      }
-    }
-    spin_until(*one, v);  // the last hand-back of this batch
-    if (b > 0 || truncated) {
-      one_ns.push_back(seconds_since(t0) * 1e9 / static_cast<double>(2 * i));
-    }
-  }
+        return Clock::duration::zero();
+      },
+      [&] { spin_until(*one, v); },  // the last hand-back of the batch
+      &truncated);
   stop->store(1,
               std::memory_order_relaxed);  // the responder is waiting for v + 1
+  bool truncated_any = truncated;
 
-  std::vector<double> pair_ns;
   std::uint64_t next = 1;
-  const bool truncated_one = truncated;
-  truncated = false;
-  deadline = Clock::now() + phase_budget;
-  for (std::uint64_t b = 0; b <= batches && !truncated; ++b) {
-    const auto t0 = Clock::now();
-    std::uint64_t i = 0;
-    for (; i < trips; ++i, ++next) {
-      // Release: pairs with the responder's acquire of flag.
-      flag->store(next, std::memory_order_release);
-      spin_until(*ack, next);
-      if (i % kCheckEvery == kCheckEvery - 1 && Clock::now() > deadline) {
-        truncated = true;
-        ++i;
+  const std::vector<double> pair_ns = time_batches(
+      phase, 2,
+      [&] {
+        // Release: pairs with the responder's acquire of flag.
+        flag->store(next, std::memory_order_release);
+        spin_until(*ack, next);
         ++next;
-        break;
-      }
-    }
-    if (b > 0 || truncated) {
-      pair_ns.push_back(seconds_since(t0) * 1e9 / static_cast<double>(2 * i));
-    }
-  }
+        return Clock::duration::zero();
+      },
+      [] {}, &truncated);
   stop->store(2, std::memory_order_relaxed);
-  const bool truncated_pair = truncated;
+  truncated_any |= truncated;
 
   // Barriers, words apart then together; the time of one barrier.
   std::vector<double> barrier_ns[2];
-  bool truncated_barrier = false;
   for (int layout = 0; layout < 2; ++layout) {
     std::atomic<std::uint64_t>** words = layout == 0 ? apart : together;
     std::uint64_t n = 1;
-    truncated = false;
-    deadline = Clock::now() + phase_budget / 2;
-    for (std::uint64_t b = 0; b <= batches && !truncated; ++b) {
-      const auto t0 = Clock::now();
-      std::uint64_t i = 0;
-      for (; i < trips; ++i, ++n) {
-        meet(*words[0], *words[1], n, nullptr, 0);
-        if (i % kCheckEvery == kCheckEvery - 1 && Clock::now() > deadline) {
-          truncated = true;
-          ++i;
+    barrier_ns[layout] = time_batches(
+        half_phase, 1,
+        [&] {
+          meet(*words[0], *words[1], n, nullptr, 0);
           ++n;
-          break;
-        }
-      }
-      if (b > 0 || truncated) {
-        barrier_ns[layout].push_back(seconds_since(t0) * 1e9 /
-                                     static_cast<double>(i));
-      }
-    }
-    truncated_barrier |= truncated;
+          return Clock::duration::zero();
+        },
+        [] {}, &truncated);
+    truncated_any |= truncated;
     stop->store(static_cast<std::uint64_t>(3 + layout),
                 std::memory_order_relaxed);
   }
+
   // Broadcasts timed after a barrier: the child is the root, this process
   // the reader, whose time from leaving barrier n - 1 to holding broadcast
   // n's data is what is timed, two clock reads included (as MPI_Wtime in
   // the MPI benchmark).
   std::vector<double> bcast_ns[2];
-  bool truncated_bcast = false;
   std::vector<unsigned char> copy(1024);
   for (std::size_t k = 0; k < 2; ++k) {
     const std::atomic<std::uint64_t>& bcast_flag = *bcast_words[k][0];
     std::uint64_t n = 1;
-    truncated = false;
-    deadline = Clock::now() + phase_budget / 2;
-    for (std::uint64_t b = 0; b <= batches && !truncated; ++b) {
-      Clock::duration in_bcast{};
-      std::uint64_t i = 0;
-      for (; i < trips; ++i, ++n) {
-        const auto t0 = Clock::now();
-        spin_until_at_least(bcast_flag, n);
-        std::memcpy(copy.data(), bcast_data, kBcastBytes[k]);
-        asm volatile("" : : "r"(copy.data()) : "memory");
-        in_bcast += Clock::now() - t0;
-        meet(*bcast_words[k][2], *bcast_words[k][1], n, nullptr, 0);
-        if (i % kCheckEvery == kCheckEvery - 1 && Clock::now() > deadline) {
-          truncated = true;
-          ++i;
+    bcast_ns[k] = time_batches(
+        half_phase, 1,
+        [&] {
+          const auto t0 = Clock::now();
+          spin_until_at_least(bcast_flag, n);
+          std::memcpy(copy.data(), bcast_data, kBcastBytes[k]);
+          asm volatile("" : : "r"(copy.data()) : "memory");
+          const Clock::duration in_bcast = Clock::now() - t0;
+          meet(*bcast_words[k][2], *bcast_words[k][1], n, nullptr, 0);
           ++n;
-          break;
-        }
-      }
-      if (b > 0 || truncated) {
-        bcast_ns[k].push_back(std::chrono::duration<double>(in_bcast).count() *
-                              1e9 / static_cast<double>(i));
-      }
-    }
-    truncated_bcast |= truncated;
+          return in_bcast;
+        },
+        [] {}, &truncated);
+    truncated_any |= truncated;
     // The root waits in barrier n (or writes broadcast n): it gives up.
     stop->store(5 + k, std::memory_order_relaxed);
   }
-  if (truncated_barrier || truncated_one || truncated_pair || truncated_bcast) {
+  if (truncated_any) {
     std::printf("# floor: time limit reached, fewer batches than asked\n");
   }
 
-  int status = 0;
-  waitpid(child, &status, 0);
+  const bool child_ok = child_succeeded(child, opt.core_b);
   munmap(mem, kMapBytes);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "floor: child failed (cannot pin to core %d?)\n",
-                 opt.core_b);
+  if (!child_ok) {
     return false;
   }
   print_stats("cacheline_oneway", one_ns, opt.round_trips);
@@ -484,21 +512,16 @@ bool run_alltoall(const Options& opt) {
       std::memcpy(recv + mine * block, send_mine + mine * block, block);
       std::memcpy(recv + other * block, send_other + mine * block, block);
     };
-    const pid_t child = fork();
-    if (child < 0) {
-      std::perror("floor: fork");
-      return false;
-    }
-    if (child == 0) {
-      if (!pin_to_core(opt.core_b)) {
-        _exit(3);
-      }
+    const pid_t child = fork_pinned(opt.core_b, [&] {
       for (std::uint64_t n = 1;; ++n) {
         exchange(1);
         if (!meet(*words[1], *words[0], n, words[2], 1)) {
-          _exit(0);
+          return;
         }
       }
+    });
+    if (child < 0) {
+      return false;
     }
     pin_to_core(opt.core_a);
     // About 64 MiB copied per batch and process.
@@ -516,12 +539,9 @@ bool run_alltoall(const Options& opt) {
       }
     }
     words[2]->store(1, std::memory_order_relaxed);  // the child gives up
-    int status = 0;
-    waitpid(child, &status, 0);
+    const bool child_ok = child_succeeded(child, opt.core_b);
     munmap(mem, bytes);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      std::fprintf(stderr, "floor: child failed (cannot pin to core %d?)\n",
-                   opt.core_b);
+    if (!child_ok) {
       return false;
     }
     const Stats st = summarize(us);
@@ -569,26 +589,16 @@ bool run_yield_handoff(const Options& opt) {
       }
     }
   };
-  const pid_t child = fork();
+  const pid_t child = fork_pinned(opt.core_a, [&] { play(1, nullptr); });
   if (child < 0) {
-    std::perror("floor: fork");
     return false;
-  }
-  if (child == 0) {
-    if (!pin_to_core(opt.core_a)) {
-      _exit(3);
-    }
-    play(1, nullptr);
-    _exit(0);
   }
   pin_to_core(opt.core_a);
   std::vector<double> ns;
   play(0, &ns);
-  int status = 0;
-  waitpid(child, &status, 0);
+  const bool child_ok = child_succeeded(child, opt.core_a);
   munmap(mem, 4096);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || ns.empty()) {
-    std::fprintf(stderr, "floor: the yield handoff failed\n");
+  if (!child_ok || ns.empty()) {
     return false;
   }
   print_stats("yield_handoff", ns, static_cast<long>(per_batch));
