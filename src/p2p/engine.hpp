@@ -52,9 +52,9 @@ struct EngineConfig {
   std::uint32_t world_size =
       1;  // ranks of the first world (for the wait policy)
   bool thread_multiple = false;
-  // Bytes sent inside ring cells; clamped to half a ring (3812 B with 128
-  // cells). Measured here: cells beat a rendezvous up to that limit
-  // (1800 B: 1.5 us against 2.0 us one way; 2 KiB: 1.7 against 1.9).
+  // At most this many bytes go inside ring cells (SHMPI_RING_EAGER_MAX);
+  // clamped to half a ring (3812 B with 128 cells). Below it the buffer
+  // decides (Engine::in_cells()).
   std::size_t ring_eager_max = SIZE_MAX;
   std::size_t eager_max =
       64 * 1024;  // rendezvous sends that complete without a match
@@ -244,6 +244,22 @@ class Engine {
   void free_unexpected(UnexpectedMessage* message);
 
   // Send side.
+  // Whether a message goes inside ring cells. Above kCellsMaxPrivate a
+  // staging chunk is faster for a buffer in process memory, and above
+  // kCellsMaxHeap the receiver's one copy out of a buffer in the shared
+  // heap (docs/bench.md, 2026-11-27 evening: 2 KiB one way 1.31 us in
+  // cells, 1.04 through a chunk; from the heap 1.30 in cells, 1.32 by the
+  // heap offer).
+  static constexpr std::size_t kCellsMaxPrivate = 1280;
+  static constexpr std::size_t kCellsMaxHeap = 2048;
+  bool in_cells(const datatype::Layout& data) const {
+    if (data.bytes <= kCellsMaxPrivate) {
+      return data.bytes <= config_.ring_eager_max;
+    }
+    return data.bytes <= kCellsMaxHeap &&
+           data.bytes <= config_.ring_eager_max && data.map == nullptr &&
+           segment_.in_heap(data.base, data.bytes);
+  }
   bool try_push_eager(Peer& peer, Request& request);
   bool push_eager(Peer& peer, std::uint16_t context_id, std::int32_t my_rank,
                   std::int32_t tag, const datatype::Layout& data,

@@ -98,7 +98,7 @@ void Engine::push_continuations(Peer& p, const datatype::Layout& data,
 bool Engine::send_now(std::uint32_t peer_slot, std::uint16_t context_id,
                       std::int32_t my_rank, std::int32_t tag,
                       const datatype::Layout& data) {
-  if (config_.thread_multiple || data.bytes > config_.ring_eager_max) {
+  if (config_.thread_multiple || !in_cells(data)) {
     return false;
   }
   Peer& p = peer(peer_slot);
@@ -239,7 +239,7 @@ bool Engine::try_push(Peer& p, Request& request) {
     delete &request;
     return true;
   }
-  if (request.layout.bytes <= config_.ring_eager_max) {
+  if (in_cells(request.layout)) {
     if (!try_push_eager(p, request)) {
       return false;
     }
@@ -511,7 +511,7 @@ void Engine::start_send(Request& request) {
   request.status = Status{};
   request.send_state = SendState::kIdle;
   Peer& p = peer(request.peer_slot);
-  const bool eager = request.layout.bytes <= config_.ring_eager_max;
+  const bool eager = in_cells(request.layout);
   if (eager) {
     // Fast path: only this peer's send lock.
     std::unique_lock<std::mutex> lock(p.send_mutex, std::defer_lock);
