@@ -249,9 +249,9 @@ class Engine {
   // kCellsMaxHeap the receiver's one copy out of a buffer in the shared
   // heap (docs/bench.md, 2026-11-27 evening: 2 KiB one way 1.31 us in
   // cells, 1.04 through a chunk; from the heap 1.30 in cells, 1.32 by the
-  // heap offer).
+  // heap offer, whose bandwidth is 2.6x).
   static constexpr std::size_t kCellsMaxPrivate = 1280;
-  static constexpr std::size_t kCellsMaxHeap = 2048;
+  static constexpr std::size_t kCellsMaxHeap = 1792;
   bool in_cells(const datatype::Layout& data) const {
     if (data.bytes <= kCellsMaxPrivate) {
       return data.bytes <= config_.ring_eager_max;
