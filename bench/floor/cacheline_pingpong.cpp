@@ -112,6 +112,18 @@ bool child_succeeded(pid_t child, int core) {
   return true;
 }
 
+// A zeroed MAP_SHARED anonymous mapping that a forked child shares, or
+// nullptr (said on stderr).
+unsigned char* map_shared(std::size_t bytes) {
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    std::perror("floor: mmap");
+    return nullptr;
+  }
+  return static_cast<unsigned char*>(mem);
+}
+
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -279,13 +291,10 @@ bool run_pingpong(const Options& opt) {
   constexpr std::size_t kMapBytes = 8192;  // the words, then broadcast data
   constexpr std::size_t kDataAt = 4096;
   constexpr std::size_t kBcastBytes[2] = {8, 1024};
-  void* mem = mmap(nullptr, kMapBytes, PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) {
-    std::perror("floor: mmap");
+  unsigned char* base = map_shared(kMapBytes);
+  if (base == nullptr) {
     return false;
   }
-  auto* base = static_cast<unsigned char*>(mem);
   // Placement new: the mapping is zeroed, the atomics start at 0.
   auto* one = new (base) std::atomic<std::uint64_t>(0);
   auto* flag = new (base + kLineStride) std::atomic<std::uint64_t>(0);
@@ -419,7 +428,7 @@ bool run_pingpong(const Options& opt) {
   }
 
   const bool child_ok = child_succeeded(child, opt.core_b);
-  munmap(mem, kMapBytes);
+  munmap(base, kMapBytes);
   if (!child_ok) {
     return false;
   }
@@ -490,13 +499,10 @@ bool run_alltoall(const Options& opt) {
     // Two send and two receive buffers of two blocks each, after a page of
     // barrier words: [0] the parent's, [1] the child's, [2] stop.
     const std::size_t bytes = 4096 + 8 * block;
-    void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) {
-      std::perror("floor: mmap");
+    unsigned char* base = map_shared(bytes);
+    if (base == nullptr) {
       return false;
     }
-    auto* base = static_cast<unsigned char*>(mem);
     std::atomic<std::uint64_t>* words[3];
     for (std::size_t w = 0; w < 3; ++w) {
       words[w] = new (base + w * kLineStride) std::atomic<std::uint64_t>(0);
@@ -540,7 +546,7 @@ bool run_alltoall(const Options& opt) {
     }
     words[2]->store(1, std::memory_order_relaxed);  // the child gives up
     const bool child_ok = child_succeeded(child, opt.core_b);
-    munmap(mem, bytes);
+    munmap(base, bytes);
     if (!child_ok) {
       return false;
     }
@@ -559,10 +565,8 @@ bool run_alltoall(const Options& opt) {
 // sched_yield: the least a collective round costs per core when ranks
 // outnumber cores and each rank of a core must run once per round.
 bool run_yield_handoff(const Options& opt) {
-  void* mem = mmap(nullptr, 4096, PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) {
-    std::perror("floor: mmap");
+  unsigned char* mem = map_shared(4096);
+  if (mem == nullptr) {
     return false;
   }
   auto* turn = new (mem) std::atomic<std::uint64_t>(0);
