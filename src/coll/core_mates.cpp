@@ -105,6 +105,28 @@ p2p::PollHint poll_hint_for_all(Comm& comm) {
                                      : p2p::PollHint::kLonger;
 }
 
+p2p::PollHint poll_hint_for_member(Comm& comm, int awaited) {
+  if (!find_core_mates(comm)) {
+    return p2p::PollHint::kAsUsual;
+  }
+  const std::vector<int>& mates = comm.shared->core_mates;
+  if (std::find(mates.begin(), mates.end(), awaited) != mates.end()) {
+    return p2p::PollHint::kYieldAtOnce;
+  }
+  for (const int m : mates) {
+    if (!arrived(comm, m)) {
+      return p2p::PollHint::kAsUsual;
+    }
+  }
+  return comm.shared->core_outsiders ? p2p::PollHint::kAsUsual
+                                     : p2p::PollHint::kLonger;
+}
+
+// The coroutines' waits (rounds.hpp).
+p2p::PollHint AllArrived::hint() { return poll_hint_for_all(*comm); }
+p2p::PollHint Writable::hint() { return poll_hint_for_all(*comm); }
+p2p::PollHint Arrival::hint() { return poll_hint_for_member(*comm, m); }
+
 void leave_all_arrived(Comm& comm) {
   mpi::detail::CommShared& shared = *comm.shared;
   if (!shared.rooted_since_all) [[likely]] {

@@ -41,6 +41,13 @@ void note_rooted_round(Comm& comm);
 // communicator share our core.
 p2p::PollHint poll_hint_for_all(Comm& comm);
 
+// How to wait for member `awaited` to publish the current round where the
+// round may be anything (the coroutine collectives' waits): kYieldAtOnce
+// when it is bound to this process's core; kLonger when every mate has
+// published the current round (so only other cores can finish it) and no
+// rank outside the communicator shares the core; else kAsUsual.
+p2p::PollHint poll_hint_for_member(Comm& comm, int awaited);
+
 // After a round in which every member waited for every other: when this
 // communicator had a rooted round since the last such one and this process
 // is not the lowest member on its core, yields once if that member has not

@@ -33,10 +33,14 @@ bool writable_now(Comm& comm);
 // 16 members, else 8), so a member that only writes may run that many less
 // one rounds ahead of the slowest reader.
 bool writable_inline_now(Comm& comm);
-// Waits (in the calling coroutine) until writable_now().
-inline auto writable(Comm& comm) {
-  return until([&comm] { return writable_now(comm); });
-}
+// Waits (in the calling coroutine) until writable_now(); with more members
+// than cores, as for all_arrived() (the same condition).
+struct Writable {
+  Comm* comm;
+  bool operator()() { return writable_now(*comm); }
+  p2p::PollHint hint();
+};
+inline auto writable(Comm& comm) { return until(Writable{&comm}); }
 // Blocking form, for the agreement rounds of communicator creation.
 void wait_writable(Comm& comm);
 
@@ -82,15 +86,25 @@ inline std::uint64_t round(const Comm& comm) { return comm.shared->round; }
 bool arrived(Comm& comm, int m);
 // True once member `m` has published round `r` or a later one.
 bool reached(Comm& comm, int m, std::uint64_t r);
-inline auto arrival(Comm& comm, int m) {
-  return until([&comm, m] { return arrived(comm, m); });
-}
+// Waits until member m has published the current round. With more
+// members than cores: yields at once when m shares this process's core,
+// polls longer when every mate here has published the round (only other
+// cores can finish it), else waits as usual.
+struct Arrival {
+  Comm* comm;
+  int m;
+  bool operator()() { return arrived(*comm, m); }
+  p2p::PollHint hint();
+};
+inline auto arrival(Comm& comm, int m) { return until(Arrival{&comm, m}); }
 // Waits until every member has published the current round (and records
-// that everyone has, for writable_now()).
+// that everyone has, for writable_now()). With more members than cores,
+// as coll/core_mates.hpp's poll_hint_for_all() says.
 struct AllArrived {
   Comm* comm;
   int next = 0;
   bool operator()();
+  p2p::PollHint hint();
 };
 inline auto all_arrived(Comm& comm) { return until(AllArrived{&comm}); }
 

@@ -7,16 +7,22 @@
 // call sub-collectives with `co_await`, which runs them inline.
 #pragma once
 
+#include <concepts>
 #include <coroutine>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <utility>
 
+#include "p2p/poll_hint.hpp"
+
 namespace shmpi::coll {
 
-// What a suspended collective waits for.
+// What a suspended collective waits for, and how to start waiting for it
+// when ranks outnumber cores (nullptr: as usual).
 struct Poll {
   bool (*ready)(void*) = nullptr;
+  p2p::PollHint (*hint)(void*) = nullptr;
   void* context = nullptr;
 };
 
@@ -24,8 +30,15 @@ struct Poll {
 struct Run {
   std::coroutine_handle<> current;
   Poll poll;
+  std::uint64_t waits = 0;  // suspensions so far: each is a new wait
   int error = 0;  // MPI error class the collective ends with (0: success)
 };
+
+// The hint for the wait the run is suspended on.
+inline p2p::PollHint hint_of(const Run& run) {
+  return run.poll.hint != nullptr ? run.poll.hint(run.poll.context)
+                                  : p2p::PollHint::kAsUsual;
+}
 
 // Coroutine frames come from a per-thread cache of recently freed frames of
 // the same size class, so a blocking collective does not call malloc once
@@ -113,14 +126,25 @@ class [[nodiscard]] Task {
 };
 
 // co_await until(condition): continues at once if condition() holds, else
-// suspends until the driver finds that it does.
+// suspends until the driver finds that it does. A condition with a hint()
+// member tells a blocking driver how to wait for it (p2p::PollHint).
 template <typename Condition>
 struct Until {
   Condition condition;
   bool await_ready() { return condition(); }
   void await_suspend(std::coroutine_handle<Task::promise_type> self) {
-    self.promise().run->poll = Poll{
-        [](void* c) { return (*static_cast<Condition*>(c))(); }, &condition};
+    Run& run = *self.promise().run;
+    run.poll.ready = [](void* c) { return (*static_cast<Condition*>(c))(); };
+    run.poll.hint = nullptr;
+    if constexpr (requires(Condition & c) {
+                    { c.hint() } -> std::same_as<p2p::PollHint>;
+                  }) {
+      run.poll.hint = [](void* c) {
+        return static_cast<Condition*>(c)->hint();
+      };
+    }
+    run.poll.context = &condition;
+    ++run.waits;
   }
   void await_resume() const noexcept {}
 };

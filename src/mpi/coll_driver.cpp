@@ -167,7 +167,19 @@ int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
     }
     coll::Run state_of_run;
     task.bind(state_of_run);
-    state().engine->wait_until([&] { return coll::step(task, state_of_run); });
+    p2p::Engine& engine = *state().engine;
+    // One wait per suspension, so that each starts with its own hint
+    // (coll::Poll): a wait ends when the task finishes or moves on to the
+    // next one.
+    while (!coll::step(task, state_of_run)) {
+      const std::uint64_t waits = state_of_run.waits;
+      engine.wait_until(
+          [&] {
+            return coll::step(task, state_of_run) ||
+                   state_of_run.waits != waits;
+          },
+          [&] { return coll::hint_of(state_of_run); });
+    }
     if (state_of_run.error != 0) {
       return fail(c, state_of_run.error, call.fn,
                   c->is_inter

@@ -33,6 +33,7 @@
 #include "base/result.hpp"
 #include "matching/envelope.hpp"
 #include "matching/match_engine.hpp"
+#include "p2p/poll_hint.hpp"
 #include "p2p/request.hpp"
 #include "segment/header.hpp"
 #include "segment/segment.hpp"
@@ -62,18 +63,6 @@ struct EngineConfig {
   // whether the first world has more ranks than that: yield and sleep sooner.
   unsigned cpus = 1;
   bool oversubscribed = false;
-};
-
-// How a wait with more ranks than cores starts (Engine::wait_until).
-enum class PollHint {
-  kAsUsual,
-  // The awaited rank runs on another core and nobody on ours has work to
-  // do: poll up to kPollLongerTicks more before the first yield, while
-  // the hint holds.
-  kLonger,
-  // The awaited rank shares our core, so it cannot run while we poll:
-  // yield at once.
-  kYieldAtOnce,
 };
 
 // Called when a request the user no longer holds completes (freed with

@@ -43,6 +43,38 @@ TEST(Task, RunsUntilUnmetConditionsAndResumesCallers) {
   EXPECT_EQ(run.error, 0);
 }
 
+// A condition that says how to wait for it, and one that does not.
+struct Hinted {
+  const int* gate;
+  p2p::PollHint said;
+  bool operator()() const { return *gate >= 1; }
+  p2p::PollHint hint() const { return said; }
+};
+
+Task hinted_then_plain(const int* gate) {
+  co_await until(Hinted{gate, p2p::PollHint::kYieldAtOnce});
+  co_await until([gate] { return *gate >= 2; });
+}
+
+TEST(Task, EachSuspensionCarriesItsConditionsHint) {
+  int gate = 0;
+  Task task = hinted_then_plain(&gate);
+  coll::Run run;
+  task.bind(run);
+  EXPECT_FALSE(step(task, run));
+  EXPECT_EQ(run.waits, 1u);
+  EXPECT_EQ(hint_of(run), p2p::PollHint::kYieldAtOnce);
+  EXPECT_FALSE(step(task, run));  // no progress: the same wait
+  EXPECT_EQ(run.waits, 1u);
+  gate = 1;
+  EXPECT_FALSE(step(task, run));
+  EXPECT_EQ(run.waits, 2u);  // a blocking driver starts a new wait here
+  EXPECT_EQ(hint_of(run), p2p::PollHint::kAsUsual);
+  gate = 2;
+  EXPECT_TRUE(step(task, run));
+  EXPECT_EQ(hint_of(run), p2p::PollHint::kAsUsual);
+}
+
 Task failing(int* after) {
   co_await fail_with(17);
   *after = 1;  // fail_with continues at once; the collective returns itself
