@@ -36,6 +36,7 @@ int blocking_send(const void* buf, MPI_Count count, MPI_Datatype type, int dest,
   }
   p2p::Request request;
   setup_send(request, op, mode);
+  request.caller_waits = true;
   if (int rc = start_request(request, function); rc != MPI_SUCCESS) {
     return rc;
   }

@@ -107,6 +107,11 @@ struct Request {
   // receiver copies straight from the buffer, at once even before a receive
   // matches (so the send completes without a match, as an eager one does).
   bool heap_offer = false;
+  // The caller waits for this send before it returns (MPI_Send, MPI_Rsend,
+  // MPI_Bsend's own send): a heap buffer below kSplitMin then goes through
+  // a chunk, which completes once packed, rather than by the offer, which
+  // ties the return to the receiver's copy (Engine::try_push_chunk).
+  bool caller_waits = false;
   bool sync_ack =
       false;  // internal: carries a synchronous-send acknowledgement
   std::uint64_t ack_cookie = 0;

@@ -154,10 +154,19 @@ Engine::ChunkPush Engine::try_push_chunk(Peer& p, Request& request) {
   const datatype::Layout& data = request.layout;
   if (request.mode == SendMode::kSynchronous ||
       data.bytes > config_.eager_max ||
-      data.bytes > layout_.config.chunk_bytes ||
-      (data.map == nullptr && segment_.in_heap(data.base, data.bytes))) {
-    // Synchronous sends complete at the match; a buffer in the shared heap
-    // is copied once, by the receiver, through a rendezvous slot.
+      data.bytes > layout_.config.chunk_bytes) {
+    return ChunkPush::kNotEligible;  // synchronous sends complete at the match
+  }
+  if (data.map == nullptr && segment_.in_heap(data.base, data.bytes) &&
+      (!request.caller_waits || data.bytes >= kSplitMin)) {
+    // A buffer in the shared heap is copied once, by the receiver, through
+    // a rendezvous slot (the heap offer), and the send completes when that
+    // copy is done. Unless the caller waits for it below kSplitMin: then
+    // the chunk's extra copy costs less than waiting for the receiver
+    // (2-rank blocking sends with the sender writing its buffer and the
+    // receiver reading it, 2-32 KiB: ping-pong 10-25% faster, streams
+    // 2-2.7x; docs/bench.md). Nonblocking sends keep the offer: there the
+    // sender goes on, and a window of them moves twice the bandwidth.
     return ChunkPush::kNotEligible;
   }
   if (!p.producer.has_room(1) && !p.producer.want_room(1)) {

@@ -16,6 +16,8 @@
 // of 32 KiB and more split between a waiting or a busy sender and the
 // receiver; sends of
 // up to 64 KiB that complete before any receive is posted (head to head);
+// 48 blocking sends of under 32 KiB, all unexpected, each buffer rewritten
+// as soon as its send returns;
 // realloc growing and shrinking with contents kept; calloc zeroing a reused
 // block; the aligned allocators; malloc_usable_size; four threads
 // allocating and freeing at once; a fork()ed child that frees a parent's
@@ -197,6 +199,47 @@ static void head_to_head(int rank, int partner) {
   free(send);
 }
 
+// Blocking sends of less than 32 KiB from a large block: in shmpi they go
+// through the receiver's staging chunks (complete once packed) where
+// nonblocking ones are copied by the receiver straight from the block.
+// The lower rank sends 48 of them while its partner makes no MPI call, so
+// that the chunks run out and the rest take the other path; it rewrites
+// each message's bytes as soon as MPI_Send returns.
+static void blocking_from_block(int rank, int partner, int alloc_mem) {
+  static const size_t kSizes[] = {1793, 2048, 4096, 16384, 32767, 30001};
+  enum { kMessages = 48, kSlot = 32768 };
+  char* block = mt_alloc((size_t)kMessages * kSlot + MT_GUARD_LEN, alloc_mem);
+  MT_ASSERT(block != NULL);
+  const size_t kCount = sizeof kSizes / sizeof kSizes[0];
+  if (rank < partner) {
+    for (int k = 0; k < kMessages; ++k) {
+      char* at = block + (size_t)(k % 4) * kSlot + (size_t)k % 7;
+      const size_t n = kSizes[(size_t)k % kCount];
+      mt_fill(at, n, mt_seed((uint32_t)rank, (uint32_t)k, 7, 23));
+      MT_CHECK_MPI(MPI_Send(at, (int)n, MPI_BYTE, partner, 6, MPI_COMM_WORLD));
+      memset(at, 0xee, n);
+    }
+  } else {
+    mt_sleep_ms(30);  // every message arrives unexpected
+    for (int k = 0; k < kMessages; ++k) {
+      char* at = block + (size_t)k * kSlot;
+      const size_t n = kSizes[(size_t)k % kCount];
+      mt_fill_guard(at, n);
+      MPI_Status status;
+      int got = 0;
+      MT_CHECK_MPI(
+          MPI_Recv(at, (int)n, MPI_BYTE, partner, 6, MPI_COMM_WORLD, &status));
+      MT_CHECK_MPI(MPI_Get_count(&status, MPI_BYTE, &got));
+      MT_CHECK((size_t)got == n, "message %d: got %d bytes of %zu", k, got, n);
+      MT_CHECK_PATTERN(at, n, mt_seed((uint32_t)partner, (uint32_t)k, 7, 23),
+                       "a blocking send from a large block");
+      MT_CHECK_GUARD(at, n, "a blocking send from a large block");
+    }
+  }
+  MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  mt_free(block, alloc_mem);
+}
+
 static void allocator_contract(void) {
   // realloc: grow across the threshold, grow again, shrink, keep contents.
   char* p = malloc(1000);
@@ -345,6 +388,13 @@ int main(int argc, char** argv) {
     split_copies(rank, partner, 0);
     split_copies(rank, partner, 1);
     head_to_head(rank, partner);
+  }
+  if (partner < size) {
+    blocking_from_block(rank, partner, 0);
+    blocking_from_block(rank, partner, 1);
+  } else {
+    MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   }
   allocator_contract();
   threads_at_once();
