@@ -169,26 +169,24 @@ void wake_member(Comm& comm, int m) {
 void wake_after(Comm& comm, std::uint64_t r, bool others_wait_on_me,
                 int waiter = -1) {
   if (base::light_fences_on()) {
-    // The light fence, a compiler barrier here: a sleeper counts itself in the
-    // job's sleepers and announces itself, then runs a heavy fence before its
-    // re-check (base/membarrier.hpp, segment/wake_word.hpp), so either it
-    // sees our round or we see it counted and asleep. Without a fence two
-    // members publishing together may each miss the other's round, so
-    // neither could tell it was the last: wake every sleeper. Sleeping is
-    // rare where light fences are used (a core per rank: runtime.cpp), so
-    // the count is almost always zero and one line, shared by every
-    // cache, is all a publish reads.
+    // The light fence, a compiler barrier here: a sleeper counts itself in
+    // the job's sleepers and announces itself, then runs a heavy fence (an
+    // expedited membarrier) before its re-check (base/membarrier.hpp,
+    // segment/wake_word.hpp). So a publisher that reads a count of zero
+    // after its store has its store seen by the re-check of anyone who
+    // counts itself later; in loops where nobody sleeps that one line,
+    // shared by every cache, is all a publish reads.
     base::light_fence();
     // Relaxed: ordered by the sleeper's heavy fence.
     if (segment_of().header().sleepers.load(std::memory_order_relaxed) == 0) {
       return;
     }
-    for (int m = 0; m < comm.size; ++m) {
-      if (m != comm.rank) {
-        wake_member(comm, m);
-      }
-    }
-    return;
+    // Someone sleeps: the rule below, behind a real fence. A publisher
+    // that skipped it (it read zero) is seen by the re-check of every
+    // sleeper counted since; one that fences and still misses that
+    // store's round read it before the sleeper's membarrier returned, so
+    // its own round was visible by then, and the sleeper's re-check sees
+    // both (docs/design.md, "Waiting").
   }
   // seq_cst fence: our round store is visible before we read the others'
   // rounds and sleeper counts. Two members publishing together both fence

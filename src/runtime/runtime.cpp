@@ -93,10 +93,9 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   config.thread_multiple = thread_multiple;
   config.cpus = std::max(1U, std::thread::hardware_concurrency());
   config.oversubscribed = static_cast<unsigned>(size) > config.cpus;
-  if (!config.oversubscribed &&
-      std::getenv("SHMPI_NO_LIGHT_FENCES") == nullptr) {
-    // With a core per rank, collective rounds publish behind a compiler
-    // barrier and the rare sleeper pays for the fence (coll/rounds.cpp).
+  if (std::getenv("SHMPI_NO_LIGHT_FENCES") == nullptr) {
+    // Collective rounds publish behind a compiler barrier while nobody
+    // sleeps, and a sleeper pays for the fence (coll/rounds.cpp).
     base::register_light_fences();
   }
   if (const char* value = std::getenv("SHMPI_RING_EAGER_MAX")) {
