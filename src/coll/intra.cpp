@@ -221,7 +221,7 @@ void fold_into(Comm& c, const OpArg& op, const TypeArg& unit, int first,
 }
 
 // Packed bytes of the largest of `blocks` (0 for none).
-std::uint64_t largest_block(const std::vector<Layout>& blocks) {
+std::uint64_t largest_block(const Blocks& blocks) {
   std::uint64_t most = 0;
   for (const Layout& b : blocks) {
     most = std::max<std::uint64_t>(most, b.bytes);
@@ -267,7 +267,7 @@ Task agree_max(Comm& c, std::uint64_t mine, std::uint64_t* out) {
 // the others publish nothing of use. Returns word 0 as this member knows
 // it once the root has published: the direct path's condition, the same
 // on every member.
-Task root_descriptor(Comm& c, const std::vector<Layout>& blocks, int root,
+Task root_descriptor(Comm& c, const Blocks& blocks, int root,
                      std::uint64_t* direct) {
   const auto members = static_cast<std::size_t>(c.size);
   const std::size_t bytes = c.rank == root ? 8 * (members + 1) : 8;
@@ -346,9 +346,9 @@ struct OwnCopy {
     }
   }
 };
-Task blocks_direct(Comm& c, const std::vector<Layout>& blocks,
-                   const Layout& own, int root, bool into_root,
-                   std::uint64_t most, OwnCopy own_copy, bool* done) {
+Task blocks_direct(Comm& c, const Blocks& blocks, const Layout& own, int root,
+                   bool into_root, std::uint64_t most, OwnCopy own_copy,
+                   bool* done) {
   if (!descriptor_round(most) || c.size == 1) {
     own_copy.run();  // no descriptor round: the rounds follow
     co_return;
@@ -643,7 +643,7 @@ Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
   }
 }
 
-Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
+Task gatherv(Comm& c, Layout send, Blocks recv_blocks, int root,
              bool in_place) {
   std::uint64_t most = 0;
   const std::uint64_t mine =
@@ -756,7 +756,7 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
   }
 }
 
-Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
+Task scatterv(Comm& c, Blocks send_blocks, Layout recv, int root,
               bool in_place) {
   std::uint64_t most = 0;
   const std::uint64_t mine =
@@ -803,8 +803,7 @@ Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
   }
 }
 
-Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
-                bool in_place) {
+Task allgatherv(Comm& c, Layout send, Blocks blocks, bool in_place) {
   const auto me = static_cast<std::size_t>(c.rank);
   std::size_t most = 0;
   for (const Layout& block : blocks) {
@@ -879,8 +878,7 @@ Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
   }
 }
 
-Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
-               std::vector<Layout> recv_blocks, bool uniform) {
+Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks, bool uniform) {
   const auto members = static_cast<std::size_t>(c.size);
   const auto me = static_cast<std::size_t>(c.rank);
   std::uint64_t mine = 0;

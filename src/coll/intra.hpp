@@ -18,6 +18,7 @@
 
 namespace shmpi::coll {
 
+using datatype::Blocks;
 using datatype::Layout;
 using mpi::Comm;
 using mpi::OpArg;
@@ -34,20 +35,18 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
 // root's block is already there.
 Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place);
 // recv_blocks: at the root, one Layout per member.
-Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks, int root,
-             bool in_place);
+Task gatherv(Comm& c, Layout send, Blocks recv_blocks, int root, bool in_place);
 Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place);
-Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv, int root,
+Task scatterv(Comm& c, Blocks send_blocks, Layout recv, int root,
               bool in_place);
 // blocks: one Layout per member, this member's included (its own is
 // filled from `send` unless in place).
-Task allgatherv(Comm& c, Layout send, std::vector<Layout> blocks,
-                bool in_place);
+Task allgatherv(Comm& c, Layout send, Blocks blocks, bool in_place);
 // send_blocks[j] goes to member j, recv_blocks[j] comes from it.
 // `uniform`: every block has the same size on every member (MPI_Alltoall),
 // so no round is spent agreeing on the largest.
-Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
-               std::vector<Layout> recv_blocks, bool uniform = false);
+Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks,
+               bool uniform = false);
 // Member j gets the reduction of everyone's block j (counts[j] elements;
 // send holds them back to back).
 Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,

@@ -181,7 +181,7 @@ Task reduce_phases(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   const int leader = c.numa_leaders[static_cast<std::size_t>(root_node)];
   if (leader != root && node_of(c, c.rank) == root_node) {
     // The result is at the leader of the root's node: hand it over.
-    std::vector<Layout> blocks;
+    Blocks blocks;
     if (c.rank == root) {
       blocks.resize(static_cast<std::size_t>(c.intranode->size));
       blocks[static_cast<std::size_t>(intranode_rank(c, leader))] = recv;

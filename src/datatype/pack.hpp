@@ -8,6 +8,7 @@
 // any offset without walking from the beginning.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -33,6 +34,10 @@ struct Layout {
   std::size_t bytes = 0;  // packed size: count * type size
   const TypeMap* map = nullptr;  // nullptr: the bytes are contiguous at base
 };
+
+// One Layout per member, as the v-collectives take them: inline for up to
+// 8 members, so that a call on a small communicator does not allocate.
+using Blocks = boost::container::small_vector<Layout, 8>;
 
 void pack_noncontiguous(const Layout& layout, std::size_t offset,
                         void* destination, std::size_t bytes) noexcept;

@@ -37,7 +37,11 @@ namespace algo = shmpi::coll;  // the scratch-block algorithms
 
 namespace {
 
+using datatype::Blocks;
 using datatype::Layout;
+// Per-member argument arrays built for a call: inline up to 8 members.
+template <typename T>
+using ArgArray = boost::container::small_vector<T, 8>;
 
 // The count and displacement arrays of the v-collectives: int in the
 // classic forms, MPI_Count counts and MPI_Aint displacements in the
@@ -138,8 +142,8 @@ Layout block(const TypeArg& type, const void* buffer, MPI_Count count,
 // checks in the standard's order, then (if `blocks`) their layouts.
 int check_blocks(Comm* c, const void* buffer, CountArray counts,
                  CountArray displs, MPI_Datatype type, int n,
-                 const char* counts_name, TypeArg* arg,
-                 std::vector<Layout>* blocks, const char* function) {
+                 const char* counts_name, TypeArg* arg, Blocks* blocks,
+                 const char* function) {
   if (int rc = check_counts(c, counts, n, counts_name, function);
       rc != MPI_SUCCESS) {
     return rc;
@@ -160,9 +164,9 @@ int check_blocks(Comm* c, const void* buffer, CountArray counts,
 }
 
 // n blocks of `count` elements each, back to back from `buffer`.
-std::vector<Layout> uniform_blocks(const TypeArg& type, const void* buffer,
-                                   MPI_Count count, int n) {
-  std::vector<Layout> blocks;
+Blocks uniform_blocks(const TypeArg& type, const void* buffer, MPI_Count count,
+                      int n) {
+  Blocks blocks;
   blocks.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     blocks.push_back(block(type, buffer, count, i * count));
@@ -447,8 +451,8 @@ PerMember blocks_of(const void* buffer, CountArray counts, CountArray displs,
 
 // Checks `side` in the standard's order and makes its n blocks.
 int check_per_member(Comm* c, const PerMember& side, int n,
-                     const char* counts_name, TypeArg* arg,
-                     std::vector<Layout>* blocks, const char* fn) {
+                     const char* counts_name, TypeArg* arg, Blocks* blocks,
+                     const char* fn) {
   if (!side.uniform) {
     return check_blocks(c, side.buffer, side.counts, side.displs, side.type, n,
                         counts_name, arg, blocks, fn);
@@ -475,7 +479,7 @@ int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
   }
   TypeArg stype;
   TypeArg rtype;
-  std::vector<Layout> blocks;
+  Blocks blocks;
   if (c->is_inter) {
     Layout send{};
     if (root == MPI_ROOT) {
@@ -564,7 +568,7 @@ int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
   }
   TypeArg stype;
   TypeArg rtype;
-  std::vector<Layout> blocks;
+  Blocks blocks;
   if (c->is_inter) {
     Layout recv{};
     if (root == MPI_ROOT) {
@@ -698,7 +702,7 @@ int do_allgather(const void* sendbuf, MPI_Count sendcount,
       return rc;
     }
   }
-  std::vector<Layout> blocks;
+  Blocks blocks;
   if (int rc = check_per_member(c, recv, c->remote_size, "recvcounts", &rtype,
                                 &blocks, call.fn);
       rc != MPI_SUCCESS) {
@@ -746,8 +750,8 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, const Call& call) {
     return check_in_place(c, a.sendbuf, call.fn);
   }
   Holds holds;
-  std::vector<Layout> sends(static_cast<std::size_t>(n));
-  std::vector<Layout> recvs(static_cast<std::size_t>(n));
+  Blocks sends(static_cast<std::size_t>(n));
+  Blocks recvs(static_cast<std::size_t>(n));
   for (int side = 0; side < 2; ++side) {
     const bool is_send = side == 0;
     if (is_send && in_place) {
@@ -778,7 +782,9 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, const Call& call) {
       (is_send ? sends : recvs)[static_cast<std::size_t>(j)] =
           a.byte_displs ? at_bytes(t, buf, displs[j], counts[j])
                         : block(t, buf, counts[j], displs[j]);
-      holds.types.push_back(t);
+      if (holds.types.empty() || holds.types.back().handle != t.handle) {
+        holds.types.push_back(t);  // once per run of the same type
+      }
     }
   }
   if (c->is_inter) {
@@ -853,16 +859,16 @@ int do_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
     }
   }
   const auto n = static_cast<std::size_t>(c->peer_count());
-  std::vector<MPI_Count> scounts(n, sendcount);
-  std::vector<MPI_Count> rcounts(n, recvcount);
-  std::vector<MPI_Count> sdispls(n);
-  std::vector<MPI_Count> rdispls(n);
+  ArgArray<MPI_Count> scounts(n, sendcount);
+  ArgArray<MPI_Count> rcounts(n, recvcount);
+  ArgArray<MPI_Count> sdispls(n);
+  ArgArray<MPI_Count> rdispls(n);
   for (std::size_t j = 0; j < n; ++j) {
     sdispls[j] = static_cast<MPI_Count>(j) * sendcount;
     rdispls[j] = static_cast<MPI_Count>(j) * recvcount;
   }
-  std::vector<MPI_Datatype> stypes(n, sendtype);
-  std::vector<MPI_Datatype> rtypes(n, recvtype);
+  ArgArray<MPI_Datatype> stypes(n, sendtype);
+  ArgArray<MPI_Datatype> rtypes(n, recvtype);
   if (sendbuf != MPI_IN_PLACE) {
     if (int rc = check_count(c, sendcount, call.fn); rc != MPI_SUCCESS) {
       return rc;
@@ -888,8 +894,8 @@ int do_alltoallv(const void* sendbuf, CountArray sendcounts, CountArray sdispls,
     return rc;
   }
   const auto n = static_cast<std::size_t>(c->peer_count());
-  std::vector<MPI_Datatype> stypes(n, sendtype);
-  std::vector<MPI_Datatype> rtypes(n, recvtype);
+  ArgArray<MPI_Datatype> stypes(n, sendtype);
+  ArgArray<MPI_Datatype> rtypes(n, recvtype);
   return do_alltoall_any(
       c,
       AlltoallArgs{sendbuf, sendcounts, sdispls, stypes.data(), recvbuf,

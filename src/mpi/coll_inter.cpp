@@ -244,8 +244,7 @@ sc::Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   co_await local_bcast(lc, recv);
 }
 
-sc::Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks,
-                 int root) {
+sc::Task gatherv(Comm& c, Layout send, Blocks recv_blocks, int root) {
   sc::Run* run = co_await CurrentRun{};
   if (root == MPI_ROOT) {
     Requests in(recv_blocks.size());
@@ -261,8 +260,7 @@ sc::Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks,
   }
 }
 
-sc::Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv,
-                  int root) {
+sc::Task scatterv(Comm& c, Blocks send_blocks, Layout recv, int root) {
   sc::Run* run = co_await CurrentRun{};
   if (root == MPI_ROOT) {
     Requests out(send_blocks.size());
@@ -278,15 +276,13 @@ sc::Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv,
   }
 }
 
-sc::Task allgatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks) {
+sc::Task allgatherv(Comm& c, Layout send, Blocks recv_blocks) {
   // An alltoallv whose blocks to every remote member are the same.
-  return alltoallv(
-      c, std::vector<Layout>(static_cast<std::size_t>(c.remote_size), send),
-      std::move(recv_blocks));
+  return alltoallv(c, Blocks(static_cast<std::size_t>(c.remote_size), send),
+                   std::move(recv_blocks));
 }
 
-sc::Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
-                   std::vector<Layout> recv_blocks) {
+sc::Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks) {
   sc::Run* run = co_await CurrentRun{};
   const auto n = static_cast<std::size_t>(c.remote_size);
   Requests both(2 * n);

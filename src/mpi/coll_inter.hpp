@@ -36,6 +36,7 @@ namespace shmpi::mpi::inter {
 
 namespace sc = ::shmpi::coll;  // tasks and their driver
 
+using datatype::Blocks;
 using datatype::Layout;
 
 // root: MPI_ROOT, MPI_PROC_NULL, or the root's rank in the remote group.
@@ -47,16 +48,13 @@ sc::Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
 sc::Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
                    std::size_t count);
 // recv_blocks (at MPI_ROOT): one per remote member, in rank order.
-sc::Task gatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks,
-                 int root);
+sc::Task gatherv(Comm& c, Layout send, Blocks recv_blocks, int root);
 // send_blocks (at MPI_ROOT): one per remote member.
-sc::Task scatterv(Comm& c, std::vector<Layout> send_blocks, Layout recv,
-                  int root);
+sc::Task scatterv(Comm& c, Blocks send_blocks, Layout recv, int root);
 // recv_blocks: one per remote member; `send` goes to every remote member.
-sc::Task allgatherv(Comm& c, Layout send, std::vector<Layout> recv_blocks);
+sc::Task allgatherv(Comm& c, Layout send, Blocks recv_blocks);
 // send_blocks[j] goes to remote member j, recv_blocks[j] comes from it.
-sc::Task alltoallv(Comm& c, std::vector<Layout> send_blocks,
-                   std::vector<Layout> recv_blocks);
+sc::Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks);
 // counts: elements each member of the local group receives (the same on
 // every member); `send` holds their sum, which is the remote group's sum
 // too. Local member j gets block j of the remote group's reduction.
