@@ -524,8 +524,8 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
       const std::size_t lo = unit.count * me / members;
       const std::size_t hi = unit.count * (me + 1) / members;
       // The descriptors are gone once the next round is published.
-      std::vector<const std::byte*> inputs(members);
-      std::vector<const std::byte*> results(members);
+      boost::container::small_vector<const std::byte*, 8> inputs(members);
+      boost::container::small_vector<const std::byte*, 8> results(members);
       for (std::size_t m = 0; m < members; ++m) {
         const std::byte* area = data_of(c, static_cast<int>(m));
         inputs[m] = heap_at(read_word(area, 1));
@@ -980,12 +980,12 @@ Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks, bool uniform) {
 }
 
 Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
-                    std::vector<std::size_t> counts) {
+                    datatype::Counts counts) {
   const auto members = static_cast<std::size_t>(c.size);
   const auto me = static_cast<std::size_t>(c.rank);
   // Blocks in units, and where each starts in the send data.
-  std::vector<std::size_t> units(members);
-  std::vector<std::size_t> start(members);
+  datatype::Counts units(members);
+  datatype::Counts start(members);
   std::size_t most = 0;
   std::size_t next = 0;
   TypeArg unit_type = type;

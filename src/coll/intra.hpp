@@ -50,7 +50,7 @@ Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks,
 // Member j gets the reduction of everyone's block j (counts[j] elements;
 // send holds them back to back).
 Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
-                    std::vector<std::size_t> counts);
+                    datatype::Counts counts);
 // Inclusive (exclusive = false) or exclusive prefix reduction.
 Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
           std::size_t count, bool exclusive);

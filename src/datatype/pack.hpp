@@ -38,6 +38,8 @@ struct Layout {
 // One Layout per member, as the v-collectives take them: inline for up to
 // 8 members, so that a call on a small communicator does not allocate.
 using Blocks = boost::container::small_vector<Layout, 8>;
+// Per-member counts (a reduce-scatter's blocks), likewise.
+using Counts = boost::container::small_vector<std::size_t, 8>;
 
 void pack_noncontiguous(const Layout& layout, std::size_t offset,
                         void* destination, std::size_t bytes) noexcept;

@@ -988,7 +988,7 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, CountArray recvcounts,
       return MPI_SUCCESS;
     }
   }
-  std::vector<std::size_t> counts(n, mine);
+  datatype::Counts counts(n, mine);
   if (!block_form) {
     for (std::size_t j = 0; j < n; ++j) {
       counts[j] = static_cast<std::size_t>(recvcounts[static_cast<int>(j)]);

@@ -298,7 +298,7 @@ sc::Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks) {
 }
 
 sc::Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type,
-                        OpArg op, std::vector<std::size_t> counts) {
+                        OpArg op, datatype::Counts counts) {
   sc::Run* run = co_await CurrentRun{};
   Comm& lc = *c.local_comm;
   std::size_t total = 0;

@@ -59,6 +59,6 @@ sc::Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks);
 // every member); `send` holds their sum, which is the remote group's sum
 // too. Local member j gets block j of the remote group's reduction.
 sc::Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type,
-                        OpArg op, std::vector<std::size_t> counts);
+                        OpArg op, datatype::Counts counts);
 
 }  // namespace shmpi::mpi::inter
