@@ -8,10 +8,11 @@
 // any offset without walking from the beginning.
 #pragma once
 
-#include <boost/container/small_vector.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+
+#include "base/small_vector.hpp"
 
 namespace shmpi::datatype {
 

@@ -16,11 +16,11 @@
 
 #include <mpi.h>
 
-#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <functional>
 #include <utility>
 
+#include "base/small_vector.hpp"
 #include "coll/task.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/core.hpp"
