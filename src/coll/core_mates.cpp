@@ -113,13 +113,11 @@ p2p::PollHint poll_hint_for_member(Comm& comm, int awaited) {
   if (std::find(mates.begin(), mates.end(), awaited) != mates.end()) {
     return p2p::PollHint::kYieldAtOnce;
   }
-  for (const int m : mates) {
-    if (!arrived(comm, m)) {
-      return p2p::PollHint::kAsUsual;
-    }
-  }
-  return comm.shared->core_outsiders ? p2p::PollHint::kAsUsual
-                                     : p2p::PollHint::kLonger;
+  // On another core: longer only when the round needs nobody here, as in
+  // an all-arrive round; a mate still to publish is not whom we wait for.
+  return poll_hint_for_all(comm) == p2p::PollHint::kLonger
+             ? p2p::PollHint::kLonger
+             : p2p::PollHint::kAsUsual;
 }
 
 // The coroutines' waits (rounds.hpp).
