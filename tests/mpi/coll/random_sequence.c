@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: MIT
+// A seeded random sequence of collectives, blocking and nonblocking mixed,
+// on four communicators at once, each result checked against a reference
+// computed locally.
+//
+// Every rank draws the same sequence from the seed: the collective (all of
+// MPI 4.0's intracommunicator ones but the neighborhood forms), the
+// communicator (MPI_COMM_WORLD, a duplicate, halves by rank parity, the
+// ranks reversed), counts per member around the protocol boundaries (up to
+// 256 Ki ints in all), the root, the reduction op (SUM, MAX, BXOR, PROD and
+// a non-commutative user op), MPI_IN_PLACE, and whether the call is
+// nonblocking. Up to six nonblocking calls stay in flight across later
+// calls on the same and other communicators; each rank completes them in an
+// order of its own (MPI 4.0 §6.12: only the order of starting must agree).
+// Buffers come from malloc (large ones land in shmpi's shared heap) or
+// MPI_Alloc_mem.
+//
+// Inputs are a function of (step, rank in the communicator, index), so the
+// expected output of every call is known to every member.
+//
+// usage: random_sequence [SEED [STEPS]]
+#include "mpitest.h"
+
+enum {
+  kComms = 4,
+  kMaxInFlight = 6,
+  kMaxTotal = 256 * 1024,  // ints in a call's largest buffer
+};
+
+typedef enum {
+  kBarrier,
+  kBcast,
+  kReduce,
+  kAllreduce,
+  kGather,
+  kGatherv,
+  kScatter,
+  kScatterv,
+  kAllgather,
+  kAllgatherv,
+  kAlltoall,
+  kAlltoallv,
+  kReduceScatterBlock,
+  kReduceScatter,
+  kScan,
+  kExscan,
+  kKinds
+} Kind;
+
+static const char* const kKindNames[kKinds] = {"barrier",
+                                               "bcast",
+                                               "reduce",
+                                               "allreduce",
+                                               "gather",
+                                               "gatherv",
+                                               "scatter",
+                                               "scatterv",
+                                               "allgather",
+                                               "allgatherv",
+                                               "alltoall",
+                                               "alltoallv",
+                                               "reduce_scatter_block",
+                                               "reduce_scatter",
+                                               "scan",
+                                               "exscan"};
+
+typedef enum { kSum, kMax, kBxor, kProd, kAffine, kOps } OpKind;
+
+static uint64_t next_random(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static int pick(uint64_t* state, int n) {
+  return (int)(next_random(state) % (uint64_t)n);
+}
+
+// x -> a x + b (mod 256), a odd, packed as a << 8 | b. Composition is
+// associative and not commutative: the reduction order shows.
+static int affine_compose(int first, int second) {
+  // The result applies `first`, then `second`.
+  const int a1 = (first >> 8) & 0xff, b1 = first & 0xff;
+  const int a2 = (second >> 8) & 0xff, b2 = second & 0xff;
+  return ((a1 * a2) & 0xff) << 8 | ((a2 * b1 + b2) & 0xff);
+}
+// MPI's user function computes inout = in op inout, in rank order:
+// in holds lower ranks' values.
+static void affine_user(void* in, void* inout, int* len, MPI_Datatype* type) {
+  (void)type;
+  const int* a = (const int*)in;
+  int* b = (int*)inout;
+  for (int i = 0; i < *len; ++i) {
+    b[i] = affine_compose(a[i], b[i]);
+  }
+}
+
+static MPI_Op g_affine;
+
+static MPI_Op mpi_op(OpKind op) {
+  switch (op) {
+    case kSum:
+      return MPI_SUM;
+    case kMax:
+      return MPI_MAX;
+    case kBxor:
+      return MPI_BXOR;
+    case kProd:
+      return MPI_PROD;
+    default:
+      return g_affine;
+  }
+}
+static int apply(OpKind op, int lower, int higher) {
+  switch (op) {
+    case kSum:
+      return lower + higher;
+    case kMax:
+      return lower > higher ? lower : higher;
+    case kBxor:
+      return lower ^ higher;
+    case kProd:
+      return lower * higher;
+    default:
+      return affine_compose(lower, higher);
+  }
+}
+
+// Member r's input element i of step s (for alltoall, i runs over all of
+// its blocks). Small values: sums and products of up to 8 members fit.
+static int input(OpKind op, long s, int r, long i) {
+  uint64_t x = (uint64_t)s * 0x100000001b3ull ^ (uint64_t)r << 40 ^
+               (uint64_t)i * 0x9e3779b97f4a7c15ull;
+  x ^= x >> 29;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 32;
+  switch (op) {
+    case kProd:
+      return 1 + (int)(x % 3);
+    case kAffine:
+      return (int)((x & 0x7f) * 2 + 1) << 8 | (int)((x >> 8) & 0xff);
+    default:
+      return (int)(x % 1000);
+  }
+}
+
+typedef struct {
+  MPI_Comm comm;
+  int rank, size;
+} CommInfo;
+static CommInfo g_comms[kComms];
+
+typedef struct {
+  Kind kind;
+  int comm;
+  OpKind op;
+  int root;
+  int in_place;
+  int nonblocking;
+  long step;
+  int* counts;  // per member (v-forms and reduce_scatter), else all equal
+  int count;    // per member (or the whole message for bcast/reduce/scan)
+} Call;
+
+typedef struct {
+  Call call;
+  int* send;
+  int* recv;
+  int alloc_mem;
+  int *sendcounts, *sdispls, *recvcounts, *rdispls;
+  MPI_Request request;
+  int active;
+} Slot;
+
+static int pick_count(uint64_t* state, int members) {
+  static const int kEdges[] = {0,    1,    2,    3,    7,     8,    14,
+                               15,   16,   100,  250,  256,   257,  1000,
+                               2048, 4096, 8191, 8192, 16384, 65536};
+  int c = kEdges[pick(state, (int)(sizeof kEdges / sizeof kEdges[0]))];
+  while ((long)c * members > kMaxTotal) {
+    c /= 2;
+  }
+  return c;
+}
+
+// MPICH 4.0 and 4.1 crash in MPI_Reduce in place at a root other than 0
+// (github.com/pmodels/mpich/issues/6540, see reduce_in_place.c): under
+// MPICH those calls reduce to root 0 instead.
+static int g_mpich_reduce_bug;
+
+static Call draw_call(uint64_t* state, long step) {
+  Call c;
+  c.step = step;
+  c.kind = (Kind)pick(state, kKinds);
+  c.comm = pick(state, kComms);
+  c.op = (OpKind)pick(state, kOps);
+  c.in_place = pick(state, 3) == 0;
+  c.nonblocking = pick(state, 2);
+  // The halves communicator has different sizes on different ranks; draw
+  // for the largest and scale down per member where it matters.
+  const int size = g_comms[c.comm].size;
+  const int max_size = g_comms[0].size;
+  c.root = pick(state, max_size) % size;
+  if (g_mpich_reduce_bug && c.kind == kReduce && c.in_place) {
+    c.root = 0;
+  }
+  c.count = pick_count(state, max_size);
+  c.counts = mt_malloc(sizeof(int) * (size_t)max_size);
+  for (int r = 0; r < max_size; ++r) {
+    c.counts[r] = pick(state, 4) == 0 ? 0 : pick_count(state, max_size);
+  }
+  return c;
+}
+
+static int* alloc_ints(long n, int alloc_mem) {
+  return (int*)mt_alloc(sizeof(int) * (size_t)(n > 0 ? n : 1), alloc_mem);
+}
+
+// Total ints of the v-forms' vectors and their displacements: member r's
+// block at a displacement leaving a gap of r ints before it.
+static long place(const int* counts, int size, int* displs) {
+  long at = 0;
+  for (int r = 0; r < size; ++r) {
+    at += r % 3;
+    displs[r] = (int)at;
+    at += counts[r];
+  }
+  return at;
+}
+
+static void start(Slot* s) {
+  const Call* c = &s->call;
+  const CommInfo* ci = &g_comms[c->comm];
+  const int me = ci->rank, n = ci->size;
+  const MPI_Comm comm = ci->comm;
+  const int count = c->count;
+  const int root = c->root;
+  s->alloc_mem = (int)((c->step * 7 + me) % 4 == 0);
+  s->sendcounts = mt_malloc(sizeof(int) * 4 * (size_t)n);
+  s->sdispls = s->sendcounts + n;
+  s->recvcounts = s->sdispls + n;
+  s->rdispls = s->recvcounts + n;
+  const int nb = c->nonblocking;
+  MPI_Request* req = &s->request;
+  s->request = MPI_REQUEST_NULL;
+  s->send = NULL;
+  s->recv = NULL;
+  const MPI_Op op = mpi_op(c->op);
+  const long step = c->step;
+#define FILL(buf, len, member, offset)                       \
+  for (long i_ = 0; i_ < (len); ++i_) {                      \
+    (buf)[i_] = input(c->op, step, (member), (offset) + i_); \
+  }
+  switch (c->kind) {
+    case kBarrier:
+      MT_CHECK_MPI(nb ? MPI_Ibarrier(comm, req) : MPI_Barrier(comm));
+      break;
+    case kBcast:
+      s->recv = alloc_ints(count, s->alloc_mem);
+      if (me == root) {
+        FILL(s->recv, count, root, 0);
+      } else {
+        memset(s->recv, 0xEE, sizeof(int) * (size_t)count);
+      }
+      MT_CHECK_MPI(nb ? MPI_Ibcast(s->recv, count, MPI_INT, root, comm, req)
+                      : MPI_Bcast(s->recv, count, MPI_INT, root, comm));
+      break;
+    case kReduce:
+    case kAllreduce:
+    case kScan:
+    case kExscan: {
+      s->send = alloc_ints(count, s->alloc_mem);
+      s->recv = alloc_ints(count, s->alloc_mem);
+      FILL(s->send, count, me, 0);
+      memset(s->recv, 0xEE, sizeof(int) * (size_t)count);
+      const int in_place = c->in_place && (c->kind != kReduce || me == root);
+      const void* sb = s->send;
+      if (in_place) {
+        memcpy(s->recv, s->send, sizeof(int) * (size_t)count);
+        sb = MPI_IN_PLACE;
+      }
+      if (c->kind == kReduce) {
+        MT_CHECK_MPI(
+            nb ? MPI_Ireduce(sb, s->recv, count, MPI_INT, op, root, comm, req)
+               : MPI_Reduce(sb, s->recv, count, MPI_INT, op, root, comm));
+      } else if (c->kind == kAllreduce) {
+        MT_CHECK_MPI(
+            nb ? MPI_Iallreduce(sb, s->recv, count, MPI_INT, op, comm, req)
+               : MPI_Allreduce(sb, s->recv, count, MPI_INT, op, comm));
+      } else if (c->kind == kScan) {
+        MT_CHECK_MPI(nb ? MPI_Iscan(sb, s->recv, count, MPI_INT, op, comm, req)
+                        : MPI_Scan(sb, s->recv, count, MPI_INT, op, comm));
+      } else {
+        MT_CHECK_MPI(
+            nb ? MPI_Iexscan(sb, s->recv, count, MPI_INT, op, comm, req)
+               : MPI_Exscan(sb, s->recv, count, MPI_INT, op, comm));
+      }
+      break;
+    }
+    case kGather:
+    case kAllgather: {
+      const int all = c->kind == kAllgather;
+      s->send = alloc_ints(count, s->alloc_mem);
+      FILL(s->send, count, me, 0);
+      const int receives = all || me == root;
+      s->recv = alloc_ints(receives ? (long)count * n : 0, s->alloc_mem);
+      memset(s->recv, 0xEE, sizeof(int) * (size_t)(receives ? count * n : 1));
+      const void* sb = s->send;
+      if (c->in_place && receives) {
+        memcpy(s->recv + (long)me * count, s->send,
+               sizeof(int) * (size_t)count);
+        sb = MPI_IN_PLACE;
+      }
+      if (all) {
+        MT_CHECK_MPI(nb ? MPI_Iallgather(sb, count, MPI_INT, s->recv, count,
+                                         MPI_INT, comm, req)
+                        : MPI_Allgather(sb, count, MPI_INT, s->recv, count,
+                                        MPI_INT, comm));
+      } else {
+        MT_CHECK_MPI(nb ? MPI_Igather(sb, count, MPI_INT, s->recv, count,
+                                      MPI_INT, root, comm, req)
+                        : MPI_Gather(sb, count, MPI_INT, s->recv, count,
+                                     MPI_INT, root, comm));
+      }
+      break;
+    }
+    case kGatherv:
+    case kAllgatherv: {
+      const int all = c->kind == kAllgatherv;
+      for (int r = 0; r < n; ++r) {
+        s->recvcounts[r] = c->counts[r];
+      }
+      const long total = place(s->recvcounts, n, s->rdispls);
+      const int mine = c->counts[me];
+      s->send = alloc_ints(mine, s->alloc_mem);
+      FILL(s->send, mine, me, 0);
+      const int receives = all || me == root;
+      s->recv = alloc_ints(receives ? total : 0, s->alloc_mem);
+      memset(s->recv, 0xEE, sizeof(int) * (size_t)(receives ? total : 1));
+      const void* sb = s->send;
+      if (c->in_place && receives) {
+        memcpy(s->recv + s->rdispls[me], s->send, sizeof(int) * (size_t)mine);
+        sb = MPI_IN_PLACE;
+      }
+      if (all) {
+        MT_CHECK_MPI(
+            nb ? MPI_Iallgatherv(sb, mine, MPI_INT, s->recv, s->recvcounts,
+                                 s->rdispls, MPI_INT, comm, req)
+               : MPI_Allgatherv(sb, mine, MPI_INT, s->recv, s->recvcounts,
+                                s->rdispls, MPI_INT, comm));
+      } else {
+        MT_CHECK_MPI(nb ? MPI_Igatherv(sb, mine, MPI_INT, s->recv,
+                                       s->recvcounts, s->rdispls, MPI_INT, root,
+                                       comm, req)
+                        : MPI_Gatherv(sb, mine, MPI_INT, s->recv, s->recvcounts,
+                                      s->rdispls, MPI_INT, root, comm));
+      }
+      break;
+    }
+    case kScatter: {
+      const int sends = me == root;
+      s->send = alloc_ints(sends ? (long)count * n : 0, s->alloc_mem);
+      if (sends) {
+        FILL(s->send, (long)count * n, root, 0);
+      }
+      s->recv = alloc_ints(count, s->alloc_mem);
+      memset(s->recv, 0xEE, sizeof(int) * (size_t)(count > 0 ? count : 1));
+      void* rb = s->recv;
+      if (c->in_place && sends) {
+        rb = MPI_IN_PLACE;
+      }
+      MT_CHECK_MPI(nb ? MPI_Iscatter(s->send, count, MPI_INT, rb, count,
+                                     MPI_INT, root, comm, req)
+                      : MPI_Scatter(s->send, count, MPI_INT, rb, count, MPI_INT,
+                                    root, comm));
+      break;
+    }
+    case kScatterv: {
+      for (int r = 0; r < n; ++r) {
+        s->sendcounts[r] = c->counts[r];
+      }
+      const long total = place(s->sendcounts, n, s->sdispls);
+      const int sends = me == root;
+      s->send = alloc_ints(sends ? total : 0, s->alloc_mem);
+      if (sends) {
+        FILL(s->send, total, root, 0);
+      }
+      const int mine = c->counts[me];
+      s->recv = alloc_ints(mine, s->alloc_mem);
+      memset(s->recv, 0xEE, sizeof(int) * (size_t)(mine > 0 ? mine : 1));
+      void* rb = s->recv;
+      if (c->in_place && sends) {
+        rb = MPI_IN_PLACE;
+      }
+      MT_CHECK_MPI(nb ? MPI_Iscatterv(s->send, s->sendcounts, s->sdispls,
+                                      MPI_INT, rb, mine, MPI_INT, root, comm,
+                                      req)
+                      : MPI_Scatterv(s->send, s->sendcounts, s->sdispls,
+                                     MPI_INT, rb, mine, MPI_INT, root, comm));
+      break;
+    }
+    case kAlltoall: {
+      const long total = (long)count * n;
+      s->send = alloc_ints(total, s->alloc_mem);
+      FILL(s->send, total, me, 0);
+      s->recv = alloc_ints(total, s->alloc_mem);
+      memset(s->recv, 0xEE, sizeof(int) * (size_t)(total > 0 ? total : 1));
+      const void* sb = s->send;
+      if (c->in_place) {
+        memcpy(s->recv, s->send, sizeof(int) * (size_t)total);
+        sb = MPI_IN_PLACE;
+      }
+      MT_CHECK_MPI(
+          nb ? MPI_Ialltoall(sb, count, MPI_INT, s->recv, count, MPI_INT, comm,
+                             req)
+             : MPI_Alltoall(sb, count, MPI_INT, s->recv, count, MPI_INT, comm));
+      break;
+    }
+    case kAlltoallv: {
+      // Member r sends counts[(r + j) % n] ints to member j: every pair
+      // agrees on its counts.
+      for (int j = 0; j < n; ++j) {
+        s->sendcounts[j] = c->counts[(me + j) % n];
+        s->recvcounts[j] = c->counts[(j + me) % n];
+      }
+      const long stotal = place(s->sendcounts, n, s->sdispls);
+      const long rtotal = place(s->recvcounts, n, s->rdispls);
+      s->send = alloc_ints(stotal, s->alloc_mem);
+      FILL(s->send, stotal, me, 0);
+      s->recv = alloc_ints(rtotal, s->alloc_mem);
+      memset(s->recv, 0xEE, sizeof(int) * (size_t)(rtotal > 0 ? rtotal : 1));
+      MT_CHECK_MPI(nb ? MPI_Ialltoallv(s->send, s->sendcounts, s->sdispls,
+                                       MPI_INT, s->recv, s->recvcounts,
+                                       s->rdispls, MPI_INT, comm, req)
+                      : MPI_Alltoallv(s->send, s->sendcounts, s->sdispls,
+                                      MPI_INT, s->recv, s->recvcounts,
+                                      s->rdispls, MPI_INT, comm));
+      break;
+    }
+    case kReduceScatterBlock:
+    case kReduceScatter: {
+      const int block = c->kind == kReduceScatterBlock;
+      long total = 0;
+      for (int r = 0; r < n; ++r) {
+        s->recvcounts[r] = block ? count : c->counts[r];
+        s->rdispls[r] = (int)total;
+        total += s->recvcounts[r];
+      }
+      s->send = alloc_ints(total, s->alloc_mem);
+      FILL(s->send, total, me, 0);
+      const int mine = s->recvcounts[me];
+      s->recv = alloc_ints(c->in_place ? total : mine, s->alloc_mem);
+      memset(s->recv, 0xEE,
+             sizeof(int) * (size_t)((c->in_place ? total : mine) > 0
+                                        ? (c->in_place ? total : mine)
+                                        : 1));
+      const void* sb = s->send;
+      if (c->in_place) {
+        memcpy(s->recv, s->send, sizeof(int) * (size_t)total);
+        sb = MPI_IN_PLACE;
+      }
+      if (block) {
+        MT_CHECK_MPI(nb ? MPI_Ireduce_scatter_block(sb, s->recv, count, MPI_INT,
+                                                    op, comm, req)
+                        : MPI_Reduce_scatter_block(sb, s->recv, count, MPI_INT,
+                                                   op, comm));
+      } else {
+        MT_CHECK_MPI(nb ? MPI_Ireduce_scatter(sb, s->recv, s->recvcounts,
+                                              MPI_INT, op, comm, req)
+                        : MPI_Reduce_scatter(sb, s->recv, s->recvcounts,
+                                             MPI_INT, op, comm));
+      }
+      break;
+    }
+    default:
+      MT_FAIL("no such collective");
+  }
+#undef FILL
+  s->active = 1;
+}
+
+// The reduction of members lo..hi-1's element i, in rank order.
+static int reduced(const Call* c, int lo, int hi, long i) {
+  int v = input(c->op, c->step, lo, i);
+  for (int r = lo + 1; r < hi; ++r) {
+    v = apply(c->op, v, input(c->op, c->step, r, i));
+  }
+  return v;
+}
+
+#define EXPECT_INT(got, want, what, index)                                    \
+  MT_CHECK((got) == (want),                                                   \
+           "step %ld %s%s%s on comm %d (rank %d of %d, root %d, count %d, "   \
+           "op %d): %s[%ld] is %d, expected %d",                              \
+           c->step, c->nonblocking ? "i" : "", kKindNames[c->kind],           \
+           c->in_place ? " in place" : "", c->comm, me, n, c->root, c->count, \
+           (int)c->op, (what), (long)(index), (got), (want))
+
+static void finish(Slot* s) {
+  const Call* c = &s->call;
+  const CommInfo* ci = &g_comms[c->comm];
+  const int me = ci->rank, n = ci->size;
+  const int count = c->count;
+  const int root = c->root;
+  const long step = c->step;
+  switch (c->kind) {
+    case kBarrier:
+      break;
+    case kBcast:
+      for (long i = 0; i < count; ++i) {
+        EXPECT_INT(s->recv[i], input(c->op, step, root, i), "buffer", i);
+      }
+      break;
+    case kReduce:
+    case kAllreduce:
+      if (c->kind == kAllreduce || me == root) {
+        for (long i = 0; i < count; ++i) {
+          EXPECT_INT(s->recv[i], reduced(c, 0, n, i), "result", i);
+        }
+      }
+      break;
+    case kScan:
+      for (long i = 0; i < count; ++i) {
+        EXPECT_INT(s->recv[i], reduced(c, 0, me + 1, i), "result", i);
+      }
+      break;
+    case kExscan:
+      if (me > 0) {
+        for (long i = 0; i < count; ++i) {
+          EXPECT_INT(s->recv[i], reduced(c, 0, me, i), "result", i);
+        }
+      }
+      break;
+    case kGather:
+    case kAllgather:
+      if (c->kind == kAllgather || me == root) {
+        for (int r = 0; r < n; ++r) {
+          for (long i = 0; i < count; ++i) {
+            EXPECT_INT(s->recv[(long)r * count + i], input(c->op, step, r, i),
+                       "block", (long)r * count + i);
+          }
+        }
+      }
+      break;
+    case kGatherv:
+    case kAllgatherv:
+      if (c->kind == kAllgatherv || me == root) {
+        for (int r = 0; r < n; ++r) {
+          for (long i = 0; i < s->recvcounts[r]; ++i) {
+            EXPECT_INT(s->recv[s->rdispls[r] + i], input(c->op, step, r, i),
+                       "block", s->rdispls[r] + i);
+          }
+          const long gap =
+              s->rdispls[r] -
+              (r > 0 ? s->rdispls[r - 1] + s->recvcounts[r - 1] : 0);
+          for (long g = 1; g <= gap; ++g) {  // gaps stay untouched
+            EXPECT_INT(s->recv[s->rdispls[r] - g], (int)0xEEEEEEEE, "gap",
+                       s->rdispls[r] - g);
+          }
+        }
+      }
+      break;
+    case kScatter:
+      if (!(c->in_place && me == root)) {
+        for (long i = 0; i < count; ++i) {
+          EXPECT_INT(s->recv[i], input(c->op, step, root, (long)me * count + i),
+                     "block", i);
+        }
+      }
+      break;
+    case kScatterv:
+      if (!(c->in_place && me == root)) {
+        for (long i = 0; i < c->counts[me]; ++i) {
+          EXPECT_INT(s->recv[i], input(c->op, step, root, s->sdispls[me] + i),
+                     "block", i);
+        }
+      }
+      break;
+    case kAlltoall:
+      for (int r = 0; r < n; ++r) {
+        for (long i = 0; i < count; ++i) {
+          EXPECT_INT(s->recv[(long)r * count + i],
+                     input(c->op, step, r, (long)me * count + i), "block",
+                     (long)r * count + i);
+        }
+      }
+      break;
+    case kAlltoallv:
+      for (int r = 0; r < n; ++r) {
+        // Member r's block for me sits at its sdispls[me]: recompute r's
+        // layout of sends.
+        int theirs[64];
+        int their_displs[64];
+        MT_ASSERT(n <= 64);
+        for (int j = 0; j < n; ++j) {
+          theirs[j] = c->counts[(r + j) % n];
+        }
+        place(theirs, n, their_displs);
+        for (long i = 0; i < s->recvcounts[r]; ++i) {
+          EXPECT_INT(s->recv[s->rdispls[r] + i],
+                     input(c->op, step, r, their_displs[me] + i), "block",
+                     s->rdispls[r] + i);
+        }
+      }
+      break;
+    case kReduceScatterBlock:
+    case kReduceScatter:
+      for (long i = 0; i < s->recvcounts[me]; ++i) {
+        EXPECT_INT(s->recv[i], reduced(c, 0, n, s->rdispls[me] + i), "result",
+                   i);
+      }
+      break;
+    default:
+      break;
+  }
+  if (s->send != NULL) {
+    mt_free(s->send, s->alloc_mem);
+  }
+  if (s->recv != NULL) {
+    mt_free(s->recv, s->alloc_mem);
+  }
+  free(s->sendcounts);
+  free(s->call.counts);
+  s->active = 0;
+}
+
+// Completes one call in flight, `which` picking it; nonblocking calls may
+// finish in any order on each rank.
+static void complete_one(Slot* slots, int which) {
+  int active[kMaxInFlight];
+  int k = 0;
+  for (int i = 0; i < kMaxInFlight; ++i) {
+    if (slots[i].active) {
+      active[k++] = i;
+    }
+  }
+  if (k == 0) {
+    return;
+  }
+  Slot* s = &slots[active[which % k]];
+  MT_CHECK_MPI(MPI_Wait(&s->request, MPI_STATUS_IGNORE));
+  finish(s);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
+  const long steps = mt_scale(argc > 2 ? atol(argv[2]) : 300);
+  const int world = mt_rank();
+  const int size = mt_size();
+  MT_CHECK(size <= 64, "at most 64 ranks");
+  char library[MPI_MAX_LIBRARY_VERSION_STRING];
+  int library_len = 0;
+  MT_CHECK_MPI(MPI_Get_library_version(library, &library_len));
+  g_mpich_reduce_bug = strstr(library, "MPICH Version:\t4.0") != NULL ||
+                       strstr(library, "MPICH Version:\t4.1") != NULL;
+  MT_CHECK_MPI(MPI_Op_create(affine_user, 0, &g_affine));
+  g_comms[0].comm = MPI_COMM_WORLD;
+  MT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &g_comms[1].comm));
+  MT_CHECK_MPI(
+      MPI_Comm_split(MPI_COMM_WORLD, world % 2, world, &g_comms[2].comm));
+  MT_CHECK_MPI(
+      MPI_Comm_split(MPI_COMM_WORLD, 0, size - 1 - world, &g_comms[3].comm));
+  for (int k = 0; k < kComms; ++k) {
+    MPI_Comm_rank(g_comms[k].comm, &g_comms[k].rank);
+    MPI_Comm_size(g_comms[k].comm, &g_comms[k].size);
+  }
+
+  uint64_t shared = seed;
+  uint64_t local = seed * 1000003u + (uint64_t)world;
+  Slot slots[kMaxInFlight];
+  memset(slots, 0, sizeof slots);
+  for (long step = 0; step < steps; ++step) {
+    Call c = draw_call(&shared, step);
+    // A free slot: complete something first when all are busy.
+    int free_slot = -1;
+    for (int i = 0; i < kMaxInFlight && free_slot < 0; ++i) {
+      if (!slots[i].active) {
+        free_slot = i;
+      }
+    }
+    if (free_slot < 0) {
+      complete_one(slots, pick(&local, kMaxInFlight));
+      for (int i = 0; i < kMaxInFlight && free_slot < 0; ++i) {
+        if (!slots[i].active) {
+          free_slot = i;
+        }
+      }
+    }
+    Slot* s = &slots[free_slot];
+    s->call = c;
+    start(s);
+    if (!c.nonblocking) {
+      finish(s);
+    }
+    // Sometimes complete calls in flight, in this rank's own order.
+    while (pick(&local, 3) == 0) {
+      complete_one(slots, pick(&local, kMaxInFlight));
+    }
+  }
+  for (int i = 0; i < kMaxInFlight; ++i) {
+    complete_one(slots, 0);
+  }
+  if (world == 0) {
+    printf("random collectives: %ld calls, seed %llu\n", steps,
+           (unsigned long long)seed);
+  }
+  for (int k = 1; k < kComms; ++k) {
+    MT_CHECK_MPI(MPI_Comm_free(&g_comms[k].comm));
+  }
+  MT_CHECK_MPI(MPI_Op_free(&g_affine));
+  MPI_Finalize();
+  return 0;
+}
