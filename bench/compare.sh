@@ -642,6 +642,8 @@ render() {
       floor_row "memcpy $(size_label "$b")" "memcpy $b" '%.1f' GB/s
     done
     floor_row "two processes on one core handing it over (sched_yield)" yield_handoff '%.1f' ns
+    floor_row "four processes on two cores, a barrier (yield while the core mate is behind)" \
+      barrier_four_on_two '%.1f' ns
     for b in 65536 1048576; do
       floor_row "two-process alltoall of $(size_label "$b") blocks, its two copies (own block, the other's in place)" \
         "alltoall_copies $b" '%.2f' µs

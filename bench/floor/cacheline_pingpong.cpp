@@ -18,14 +18,19 @@
 //                                          block read in place), per call
 //   floor yield_handoff ns=950 ...         two processes on one core hand it
 //                                          to each other with sched_yield
+//   floor barrier_four_on_two ns=1500 ...  four processes, two on each core,
+//                                          meet in barriers: a process whose
+//                                          core mate is behind yields to it
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -81,15 +86,20 @@ bool pin_to_core(int core) {
 }
 
 // Forks a child that runs body() pinned to `core`, then exits 0 (3 when it
-// cannot be pinned). Returns its pid, or -1 (said on stderr).
+// cannot be pinned). Returns its pid, or -1 (said on stderr). The child
+// dies with the parent, so a parent ended by a timeout leaves no spinner.
 template <typename Body>
 pid_t fork_pinned(int core, Body&& body) {
+  const pid_t parent = getpid();
   const pid_t child = fork();
   if (child < 0) {
     std::perror("floor: fork");
     return -1;
   }
   if (child == 0) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+      _exit(4);
+    }
     if (!pin_to_core(core)) {
       _exit(3);
     }
@@ -609,6 +619,80 @@ bool run_yield_handoff(const Options& opt) {
   return true;
 }
 
+// Four processes, two pinned to core_a and two to core_b (as shmpirun -n 4
+// binds them on two cores), meet in barrier after barrier: each raises its
+// own word (a line each) to the barrier's number, then polls the others';
+// while the mate on its core is behind it yields, since the mate cannot run
+// while it polls. Every process must run once per barrier, so each core
+// hands itself over at least once per barrier: the least a 4-rank barrier
+// costs on two cores, whatever the library.
+bool run_barrier_four_on_two(const Options& opt) {
+  constexpr int kProcs = 4;
+  unsigned char* mem = map_shared(kProcs * kLineStride);
+  if (mem == nullptr) {
+    return false;
+  }
+  std::atomic<std::uint64_t>* words[kProcs];
+  for (int p = 0; p < kProcs; ++p) {
+    words[p] = new (mem + p * kLineStride) std::atomic<std::uint64_t>(0);
+  }
+  const int batches = opt.quick ? 5 : 11;
+  const std::uint64_t per_batch = opt.quick ? 5000 : 20000;  // barriers
+  const std::uint64_t total =
+      (static_cast<std::uint64_t>(batches) + 1) * per_batch;  // + warm-up
+  auto play = [&](int me, std::vector<double>* ns) {
+    const int mate = (me + 2) % kProcs;
+    auto t0 = Clock::now();
+    for (std::uint64_t n = 1; n <= total; ++n) {
+      // Release / acquire: a barrier orders what each side did before it.
+      words[me]->store(n, std::memory_order_release);
+      for (int p = 0; p < kProcs; ++p) {
+        while (words[p]->load(std::memory_order_acquire) < n) {
+          if (words[mate]->load(std::memory_order_acquire) < n) {
+            sched_yield();
+          }
+        }
+      }
+      if (ns != nullptr && n % per_batch == 0) {
+        if (n > per_batch) {  // past the warm-up batch
+          ns->push_back(seconds_since(t0) * 1e9 /
+                        static_cast<double>(per_batch));
+        }
+        t0 = Clock::now();
+      }
+    }
+  };
+  pid_t children[kProcs - 1];
+  bool forked = true;
+  for (int p = 1; p < kProcs && forked; ++p) {
+    children[p - 1] = fork_pinned(p % 2 == 0 ? opt.core_a : opt.core_b,
+                                  [&] { play(p, nullptr); });
+    forked = children[p - 1] >= 0;
+  }
+  if (!forked) {
+    for (int p = 1; p < kProcs && children[p - 1] >= 0; ++p) {
+      kill(children[p - 1], SIGKILL);  // they would wait for us forever
+      waitpid(children[p - 1], nullptr, 0);
+    }
+    return false;
+  }
+  pin_to_core(opt.core_a);
+  std::vector<double> ns;
+  play(0, &ns);
+  bool ok = true;
+  for (int p = 1; p < kProcs; ++p) {
+    ok = child_succeeded(children[p - 1],
+                         p % 2 == 0 ? opt.core_a : opt.core_b) &&
+         ok;
+  }
+  munmap(mem, kProcs * kLineStride);
+  if (!ok || ns.empty()) {
+    return false;
+  }
+  print_stats("barrier_four_on_two", ns, static_cast<long>(per_batch));
+  return true;
+}
+
 bool parse(Options& opt, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -651,5 +735,6 @@ int main(int argc, char** argv) {
   }
   run_memcpy(opt);
   const bool copies = run_alltoall(opt);
-  return run_yield_handoff(opt) && copies ? 0 : 1;
+  const bool handoff = run_yield_handoff(opt);
+  return run_barrier_four_on_two(opt) && handoff && copies ? 0 : 1;
 }
