@@ -54,8 +54,8 @@ struct EngineConfig {
       1;  // ranks of the first world (for the wait policy)
   bool thread_multiple = false;
   // At most this many bytes go inside ring cells (SHMPI_RING_EAGER_MAX);
-  // clamped to half a ring (3812 B with 128 cells). Below it the buffer
-  // decides (Engine::in_cells()).
+  // clamped to half a ring (3812 B with 128 cells). Below it the send
+  // mode decides (Engine::in_cells()).
   std::size_t ring_eager_max = SIZE_MAX;
   std::size_t eager_max =
       64 * 1024;  // rendezvous sends that complete without a match
@@ -233,21 +233,17 @@ class Engine {
   void free_unexpected(UnexpectedMessage* message);
 
   // Send side.
-  // Whether a message goes inside ring cells. Above kCellsMaxPrivate a
-  // staging chunk is faster for a buffer in process memory, and above
-  // kCellsMaxHeap the receiver's one copy out of a buffer in the shared
-  // heap (docs/bench.md, 2026-11-27 evening: 2 KiB one way 1.31 us in
-  // cells, 1.04 through a chunk; from the heap 1.30 in cells, 1.32 by the
-  // heap offer, whose bandwidth is 2.6x).
-  static constexpr std::size_t kCellsMaxPrivate = 1280;
-  static constexpr std::size_t kCellsMaxHeap = 1792;
-  bool in_cells(const datatype::Layout& data) const {
-    if (data.bytes <= kCellsMaxPrivate) {
-      return data.bytes <= config_.ring_eager_max;
-    }
-    return data.bytes <= kCellsMaxHeap &&
-           data.bytes <= config_.ring_eager_max && data.map == nullptr &&
-           segment_.in_heap(data.base, data.bytes);
+  // Whether a message goes inside ring cells. Above kCellsMax a staging
+  // chunk (blocking sends, from process memory or the heap) or the heap
+  // offer (nonblocking sends from the heap) is faster; synchronous sends,
+  // which cannot take a chunk and otherwise go by rendezvous, stay in cells
+  // up to kCellsMaxSync (docs/bench.md, "Ring cells up to 1024 bytes").
+  static constexpr std::size_t kCellsMax = 1024;
+  static constexpr std::size_t kCellsMaxSync = 1280;
+  bool in_cells(const datatype::Layout& data, SendMode mode) const {
+    const std::size_t limit =
+        mode == SendMode::kSynchronous ? kCellsMaxSync : kCellsMax;
+    return data.bytes <= limit && data.bytes <= config_.ring_eager_max;
   }
   bool try_push_eager(Peer& peer, Request& request);
   bool push_eager(Peer& peer, std::uint16_t context_id, std::int32_t my_rank,

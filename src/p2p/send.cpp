@@ -98,7 +98,7 @@ void Engine::push_continuations(Peer& p, const datatype::Layout& data,
 bool Engine::send_now(std::uint32_t peer_slot, std::uint16_t context_id,
                       std::int32_t my_rank, std::int32_t tag,
                       const datatype::Layout& data) {
-  if (config_.thread_multiple || !in_cells(data)) {
+  if (config_.thread_multiple || !in_cells(data, SendMode::kStandard)) {
     return false;
   }
   Peer& p = peer(peer_slot);
@@ -248,7 +248,7 @@ bool Engine::try_push(Peer& p, Request& request) {
     delete &request;
     return true;
   }
-  if (in_cells(request.layout)) {
+  if (in_cells(request.layout, request.mode)) {
     if (!try_push_eager(p, request)) {
       return false;
     }
@@ -520,7 +520,7 @@ void Engine::start_send(Request& request) {
   request.status = Status{};
   request.send_state = SendState::kIdle;
   Peer& p = peer(request.peer_slot);
-  const bool eager = in_cells(request.layout);
+  const bool eager = in_cells(request.layout, request.mode);
   if (eager) {
     // Fast path: only this peer's send lock.
     std::unique_lock<std::mutex> lock(p.send_mutex, std::defer_lock);

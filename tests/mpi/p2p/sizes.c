@@ -3,20 +3,21 @@
 // count consecutive elements", for each send mode (standard, synchronous,
 // ready, buffered), blocking and nonblocking.
 //
-// Messages of 0, 1, 63, 64, 65, 1280, 1281, 1792, 1793, 3812, 3813, 4095,
-// 4096, 65536 and 1 MiB + 7 bytes go around a ring or between all pairs;
-// every byte, the status and the bytes past the end of the message are
-// checked. (In shmpi, 1280 and 1792 bytes are the most that go in ring
-// cells from process memory and from the shared heap, 3812 the most a
-// ring takes: p2p/engine.hpp, in_cells(). The tests with
-// SHMPI_SHARED_MALLOC=0 send from process memory.)
+// Messages of 0, 1, 63, 64, 65, 1024, 1025, 1280, 1281, 1792, 1793, 3812,
+// 3813, 4095, 4096, 65536 and 1 MiB + 7 bytes go around a ring or between
+// all pairs; every byte, the status and the bytes past the end of the
+// message are checked. (In shmpi, 1024 bytes are the most that go in ring
+// cells, 1280 for synchronous sends, 1792 went in cells from the shared
+// heap before, and 3812 is the most a ring takes: p2p/engine.hpp,
+// in_cells(). The tests with SHMPI_SHARED_MALLOC=0 send from process
+// memory.)
 // Usage: sizes MODE PATTERN
 //   MODE    send | ssend | rsend | bsend | isend | issend | irsend | ibsend
 //   PATTERN ring | allpairs (all pairs needs a power-of-two world)
 #include "mpitest.h"
 
-static const size_t kSizes[] = {0,    1,    63,   64,    65,
-                                1280, 1281, 1792, 1793,  3812,
+static const size_t kSizes[] = {0,    1,    63,   64,    65,           1024,
+                                1025, 1280, 1281, 1792,  1793,         3812,
                                 3813, 4095, 4096, 65536, (1 << 20) + 7};
 enum { kSizeCount = sizeof kSizes / sizeof kSizes[0] };
 enum { kReadyTag = 1000 };
