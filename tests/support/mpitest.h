@@ -151,6 +151,20 @@ static inline void mt_sleep_ms(long ms) {
   }
 }
 
+// Seeded pseudo-random numbers (splitmix64): every rank that starts from
+// the same state draws the same sequence, so ranks can agree on a random
+// schedule without communicating.
+static inline uint64_t mt_random(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+// A draw below n (n > 0).
+static inline unsigned mt_random_below(uint64_t* state, unsigned n) {
+  return (unsigned)(mt_random(state) % n);
+}
+
 // Content patterns: byte i of a message with a given seed. The seed mixes
 // whatever identifies the message (source, destination, size, iteration) so
 // that a stale or misdelivered buffer does not pass.

@@ -66,14 +66,8 @@ static const char* const kKindNames[kKinds] = {"barrier",
 
 typedef enum { kSum, kMax, kBxor, kProd, kAffine, kOps } OpKind;
 
-static uint64_t next_random(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 static int pick(uint64_t* state, int n) {
-  return (int)(next_random(state) % (uint64_t)n);
+  return (int)mt_random_below(state, (unsigned)n);
 }
 
 // x -> a x + b (mod 256), a odd, packed as a << 8 | b. Composition is

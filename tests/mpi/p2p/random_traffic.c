@@ -60,15 +60,8 @@ typedef struct {
   int assigned;  // receiver: claimed by a receive
 } Message;
 
-// splitmix64: the same sequence on every rank from the same seed.
-static uint64_t next_random(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 static unsigned pick(uint64_t* state, unsigned n) {
-  return (unsigned)(next_random(state) % n);
+  return mt_random_below(state, n);
 }
 
 static size_t pick_len(uint64_t* state) {
@@ -200,7 +193,7 @@ static Phase draw_phase(uint64_t* state) {
     }
     m->send_buf = (BufKind)pick(state, kBufKinds);
     m->send_block = pick_block(state, m->len);
-    m->seed = (uint32_t)next_random(state);
+    m->seed = (uint32_t)mt_random(state);
     m->assigned = 0;
   }
   free(buffered);
