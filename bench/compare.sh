@@ -349,7 +349,14 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       $1 == "floor" && $2 == "alltoall_copies" {
         print impl "|floor|alltoall_copies " val("bytes") "|" val("us")
       }
-      $1 == "floor" && $2 != "memcpy" && $2 != "alltoall_copies" {
+      $1 == "floor" && $2 == "barrier_on_two" {
+        print impl "|floor|barrier_on_two " val("procs") "|" val("ns")
+      }
+      $1 == "floor" && $2 == "alltoall_on_two" {
+        print impl "|floor|alltoall_on_two " val("procs") " " val("bytes") "|" val("us")
+      }
+      $1 == "floor" && $2 != "memcpy" && $2 != "alltoall_copies" &&
+      $2 != "barrier_on_two" && $2 != "alltoall_on_two" {
         print impl "|floor|" $2 "|" val("ns")
       }
     ' "$f"
@@ -642,11 +649,17 @@ render() {
       floor_row "memcpy $(size_label "$b")" "memcpy $b" '%.1f' GB/s
     done
     floor_row "two processes on one core handing it over (sched_yield)" yield_handoff '%.1f' ns
-    floor_row "four processes on two cores, a barrier (yield while the core mate is behind)" \
-      barrier_four_on_two '%.1f' ns
+    floor_row "four processes on two cores, a barrier (yield while a core mate is behind)" \
+      "barrier_on_two 4" '%.1f' ns
     for b in 65536 1048576; do
       floor_row "two-process alltoall of $(size_label "$b") blocks, its two copies (own block, the other's in place)" \
         "alltoall_copies $b" '%.2f' µs
+    done
+    for p in 4 8; do
+      for b in 65536 1048576; do
+        floor_row "$p processes on two cores: alltoall of $(size_label "$b") blocks, copies (own block, the others' in place) and a barrier as above" \
+          "alltoall_on_two $p $b" '%.2f' µs
+      done
     done
   fi
   echo

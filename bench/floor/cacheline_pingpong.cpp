@@ -18,9 +18,14 @@
 //                                          block read in place), per call
 //   floor yield_handoff ns=950 ...         two processes on one core hand it
 //                                          to each other with sched_yield
-//   floor barrier_four_on_two ns=1500 ...  four processes, two on each core,
+//   floor barrier_on_two procs=4 ns=1500  four processes, two on each core,
 //                                          meet in barriers: a process whose
 //                                          core mate is behind yields to it
+//   floor alltoall_on_two procs=8 bytes=65536 us=180 ...  4 or 8 processes
+//                                          on two cores, each step their
+//                                          alltoall's copies (own block,
+//                                          the others' read in place) and
+//                                          such a barrier
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -619,77 +624,122 @@ bool run_yield_handoff(const Options& opt) {
   return true;
 }
 
-// Four processes, two pinned to core_a and two to core_b (as shmpirun -n 4
-// binds them on two cores), meet in barrier after barrier: each raises its
-// own word (a line each) to the barrier's number, then polls the others';
-// while the mate on its core is behind it yields, since the mate cannot run
-// while it polls. Every process must run once per barrier, so each core
-// hands itself over at least once per barrier: the least a 4-rank barrier
-// costs on two cores, whatever the library.
-bool run_barrier_four_on_two(const Options& opt) {
-  constexpr int kProcs = 4;
-  unsigned char* mem = map_shared(kProcs * kLineStride);
-  if (mem == nullptr) {
+// `procs` processes, the even ones pinned to core_a and the odd ones to
+// core_b (as shmpirun binds that many ranks on two cores), each running
+// step after step of: its share of an alltoall of `block`-byte blocks (its
+// own block, and every other process's block for it read in place from
+// that process's send buffer, as a single-copy transport does; nothing
+// when block is 0), then a barrier. In the barrier each process raises
+// its own word (a line each) to the step's number and polls the others';
+// while a mate on its core is behind it yields, since the mate cannot run
+// while it polls. Every process must run once per step, so each core hands
+// itself over at least once per step: with block 0 this is the least a
+// barrier of that many ranks costs on two cores, and with blocks the least
+// an alltoall does, whatever the library. Prints the median per step.
+bool run_on_two_cores(const Options& opt, int procs, std::size_t block) {
+  const auto n = static_cast<std::size_t>(procs);
+  const std::size_t words_bytes = 4096;
+  const std::size_t buffer = n * block;  // one process's send (or receive)
+  const std::size_t bytes = words_bytes + 2 * n * buffer;
+  unsigned char* base = map_shared(bytes);
+  if (base == nullptr) {
     return false;
   }
-  std::atomic<std::uint64_t>* words[kProcs];
-  for (int p = 0; p < kProcs; ++p) {
-    words[p] = new (mem + p * kLineStride) std::atomic<std::uint64_t>(0);
+  std::vector<std::atomic<std::uint64_t>*> words(n);
+  for (std::size_t p = 0; p < n; ++p) {
+    words[p] = new (base + p * kLineStride) std::atomic<std::uint64_t>(0);
   }
+  unsigned char* sends = base + words_bytes;
+  unsigned char* recvs = sends + n * buffer;
+  std::memset(sends, 0x5a, n * buffer);
   const int batches = opt.quick ? 5 : 11;
-  const std::uint64_t per_batch = opt.quick ? 5000 : 20000;  // barriers
+  std::uint64_t per_batch = opt.quick ? 5000 : 20000;  // steps
+  if (block != 0) {  // about 32 MiB copied per batch and process
+    per_batch = std::max<std::uint64_t>(1, (32u << 20) / buffer);
+  }
   const std::uint64_t total =
       (static_cast<std::uint64_t>(batches) + 1) * per_batch;  // + warm-up
-  auto play = [&](int me, std::vector<double>* ns) {
-    const int mate = (me + 2) % kProcs;
+  auto play = [&](std::size_t me, std::vector<double>* us) {
+    std::vector<std::size_t> mates;
+    for (std::size_t p = me % 2; p < n; p += 2) {
+      if (p != me) {
+        mates.push_back(p);
+      }
+    }
+    auto mate_behind = [&](std::uint64_t step) {
+      for (const std::size_t m : mates) {
+        if (words[m]->load(std::memory_order_acquire) < step) {
+          return true;
+        }
+      }
+      return false;
+    };
     auto t0 = Clock::now();
-    for (std::uint64_t n = 1; n <= total; ++n) {
+    for (std::uint64_t step = 1; step <= total; ++step) {
+      for (std::size_t j = 0; j < n && block != 0; ++j) {
+        std::memcpy(recvs + me * buffer + j * block,
+                    sends + j * buffer + me * block, block);
+      }
       // Release / acquire: a barrier orders what each side did before it.
-      words[me]->store(n, std::memory_order_release);
-      for (int p = 0; p < kProcs; ++p) {
-        while (words[p]->load(std::memory_order_acquire) < n) {
-          if (words[mate]->load(std::memory_order_acquire) < n) {
+      words[me]->store(step, std::memory_order_release);
+      for (std::size_t p = 0; p < n; ++p) {
+        while (words[p]->load(std::memory_order_acquire) < step) {
+          if (mate_behind(step)) {
             sched_yield();
           }
         }
       }
-      if (ns != nullptr && n % per_batch == 0) {
-        if (n > per_batch) {  // past the warm-up batch
-          ns->push_back(seconds_since(t0) * 1e9 /
+      if (us != nullptr && step % per_batch == 0) {
+        if (step > per_batch) {  // past the warm-up batch
+          us->push_back(seconds_since(t0) * 1e6 /
                         static_cast<double>(per_batch));
         }
         t0 = Clock::now();
       }
     }
   };
-  pid_t children[kProcs - 1];
-  bool forked = true;
-  for (int p = 1; p < kProcs && forked; ++p) {
-    children[p - 1] = fork_pinned(p % 2 == 0 ? opt.core_a : opt.core_b,
-                                  [&] { play(p, nullptr); });
-    forked = children[p - 1] >= 0;
-  }
-  if (!forked) {
-    for (int p = 1; p < kProcs && children[p - 1] >= 0; ++p) {
-      kill(children[p - 1], SIGKILL);  // they would wait for us forever
-      waitpid(children[p - 1], nullptr, 0);
+  auto core_of = [&](std::size_t p) {
+    return p % 2 == 0 ? opt.core_a : opt.core_b;
+  };
+  std::vector<pid_t> children;
+  for (std::size_t p = 1; p < n; ++p) {
+    const pid_t child = fork_pinned(core_of(p), [&] { play(p, nullptr); });
+    if (child < 0) {
+      for (const pid_t c : children) {
+        kill(c, SIGKILL);  // they would wait for us forever
+        waitpid(c, nullptr, 0);
+      }
+      munmap(base, bytes);
+      return false;
     }
-    return false;
+    children.push_back(child);
   }
   pin_to_core(opt.core_a);
-  std::vector<double> ns;
-  play(0, &ns);
+  std::vector<double> us;
+  play(0, &us);
   bool ok = true;
-  for (int p = 1; p < kProcs; ++p) {
-    ok = child_succeeded(children[p - 1],
-                         p % 2 == 0 ? opt.core_a : opt.core_b) &&
-         ok;
+  for (std::size_t p = 1; p < n; ++p) {
+    ok = child_succeeded(children[p - 1], core_of(p)) && ok;
   }
-  munmap(mem, kProcs * kLineStride);
-  if (!ok || ns.empty()) {
+  munmap(base, bytes);
+  if (!ok || us.empty()) {
     return false;
   }
-  print_stats("barrier_four_on_two", ns, static_cast<long>(per_batch));
+  const Stats st = summarize(us);
+  if (block == 0) {
+    std::printf(
+        "floor barrier_on_two procs=%d ns=%.1f mean=%.1f min=%.1f max=%.1f "
+        "steps=%llu batches=%d\n",
+        procs, st.median * 1e3, st.mean * 1e3, st.min * 1e3, st.max * 1e3,
+        static_cast<unsigned long long>(per_batch), batches);
+  } else {
+    std::printf(
+        "floor alltoall_on_two procs=%d bytes=%zu us=%.2f mean=%.2f "
+        "min=%.2f max=%.2f steps=%llu batches=%d\n",
+        procs, block, st.median, st.mean, st.min, st.max,
+        static_cast<unsigned long long>(per_batch), batches);
+  }
+  std::fflush(stdout);
   return true;
 }
 
@@ -735,6 +785,13 @@ int main(int argc, char** argv) {
   }
   run_memcpy(opt);
   const bool copies = run_alltoall(opt);
-  const bool handoff = run_yield_handoff(opt);
-  return run_barrier_four_on_two(opt) && handoff && copies ? 0 : 1;
+  bool ok = run_yield_handoff(opt) && copies;
+  ok = run_on_two_cores(opt, 4, 0) && ok;
+  for (const int procs : {4, 8}) {
+    for (const std::size_t block :
+         {std::size_t{64} << 10, std::size_t{1} << 20}) {
+      ok = run_on_two_cores(opt, procs, block) && ok;
+    }
+  }
+  return ok ? 0 : 1;
 }
