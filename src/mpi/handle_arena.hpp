@@ -4,7 +4,8 @@
 // alignment check and a magic word: a garbage handle gets its error class
 // instead of a crash. Freed objects keep a dead magic and go on a free list.
 // create() and destroy() take the arena's mutex when the arena is
-// thread-safe (MPI_THREAD_MULTIPLE); find() takes no lock.
+// thread-safe (MPI_THREAD_MULTIPLE); find() takes no lock, so it may run
+// while another thread creates the arena's first object.
 #pragma once
 
 #include <sys/mman.h>
@@ -41,10 +42,16 @@ class HandleArena {
       slot = free_;
       free_ = free_->freed.next_free;
     } else {
-      if (used_ == capacity_) {
+      // Relaxed: both change only under the mutex, which we hold.
+      const std::size_t used = used_.load(std::memory_order_relaxed);
+      if (used == capacity_) {
         return nullptr;
       }
-      slot = &slots_[used_++];
+      slot = slots_.load(std::memory_order_relaxed) + used;
+      // Relaxed: find() needs the new count only for handles this object
+      // becomes, which reach other threads through the program's own
+      // synchronisation (that orders this store before their find()).
+      used_.store(used + 1, std::memory_order_relaxed);
     }
     return new (&slot->object) T(std::forward<Args>(args)...);
   }
@@ -69,8 +76,11 @@ class HandleArena {
     if (thread_safe_) {
       lock.lock();
     }
-    for (std::size_t i = 0; i < used_; ++i) {
-      T& object = slots_[i].object;
+    // Relaxed: both change only under the mutex, which we hold.
+    Slot* const slots = slots_.load(std::memory_order_relaxed);
+    const std::size_t used = used_.load(std::memory_order_relaxed);
+    for (std::size_t i = 0; i < used; ++i) {
+      T& object = slots[i].object;
       if (object.magic == T::kMagic) {
         fn(object);
       }
@@ -81,11 +91,20 @@ class HandleArena {
   void set_thread_safe(bool thread_safe) { thread_safe_ = thread_safe; }
 
   // The live object a handle points to, or nullptr.
+  // Takes no lock, so another thread may be creating the first object
+  // (mapping the range) or a later one meanwhile.
   T* find(const void* handle) const {
     auto address = reinterpret_cast<std::uintptr_t>(handle);
-    auto base = reinterpret_cast<std::uintptr_t>(slots_);
-    if (slots_ == nullptr || address < base ||
-        address >= base + used_ * sizeof(Slot) ||
+    // Acquire: pairs with reserve()'s release, so a range we see is mapped.
+    Slot* const slots = slots_.load(std::memory_order_acquire);
+    auto base = reinterpret_cast<std::uintptr_t>(slots);
+    // Relaxed: a handle another thread created reached this one through
+    // the program's synchronisation, which orders the count that covers
+    // it before this load; for any other address a stale count only
+    // rejects it sooner.
+    const std::size_t used = used_.load(std::memory_order_relaxed);
+    if (slots == nullptr || address < base ||
+        address >= base + used * sizeof(Slot) ||
         (address - base) % sizeof(Slot) != 0) {
       return nullptr;
     }
@@ -111,7 +130,8 @@ class HandleArena {
   static_assert(offsetof(T, magic) == 0, "the magic word comes first");
 
   bool reserve() {
-    if (slots_ != nullptr) {
+    // Relaxed: only create() stores it, under the mutex we hold.
+    if (slots_.load(std::memory_order_relaxed) != nullptr) {
       return true;
     }
     // Reserve address space only; pages appear as objects are created.
@@ -121,16 +141,19 @@ class HandleArena {
     if (memory == MAP_FAILED) {
       return false;
     }
-    slots_ = static_cast<Slot*>(memory);
+    // Release: a find() in another thread that sees the range sees it
+    // mapped (pairs with find()'s acquire).
+    slots_.store(static_cast<Slot*>(memory), std::memory_order_release);
     return true;
   }
 
   std::mutex mutex_;
   bool thread_safe_ = true;
-  Slot* slots_ = nullptr;
+  // Both set under mutex_ (when thread-safe) and read by find() without
+  // it: the range (mapped on first use) and how many slots were handed out.
+  std::atomic<Slot*> slots_{nullptr};
   Slot* free_ = nullptr;
-  std::atomic<std::size_t> used_{
-      0};  // grows under mutex_; read racily by find()
+  std::atomic<std::size_t> used_{0};
   std::size_t capacity_;
 };
 
