@@ -12,9 +12,11 @@
 #include "base/assert.hpp"
 #include "base/log.hpp"
 #include "base/prefetch.hpp"
+#include "base/tsan.hpp"
 #include "p2p/detail/peer.hpp"
 #include "p2p/rendezvous_slot.hpp"
 #include "p2p/unexpected.hpp"
+#include "segment/shared_heap.hpp"
 #include "segment/wake_word.hpp"
 #include "shm_queues/chunk_pool.hpp"
 
@@ -263,8 +265,13 @@ bool Engine::poll_rings() {
           std::uint64_t cookie;
           std::memcpy(&cookie, matching::head_payload(*head), sizeof cookie);
           release_cells(p, 1);
-          complete(*reinterpret_cast<Request*>(
-              cookie));  // NOLINT: our own pointer, echoed
+          auto* request =
+              reinterpret_cast<Request*>(cookie);  // NOLINT: ours, echoed
+          // TSan: the thread that sent it, whose push the ack answers,
+          // made the request (push_eager()); the order runs through the
+          // receiver, which TSan does not see (base/tsan.hpp).
+          base::tsan_acquire(request);
+          complete(*request);
           break;
         }
         default:
@@ -479,8 +486,12 @@ void Engine::take_heap_offer(UnexpectedMessage& message) {
     SHMPI_ASSERT(message.data != nullptr,
                  "out of memory for an unexpected message");
   }
-  std::memcpy(message.data, segment_.at<std::byte>(s.source_heap_offset),
-              message.length);
+  {
+    // TSan: the sender's buffer may have been ours before, or be ours next.
+    const segment::SharedHeap::ForeignUse use(segment_.heap());
+    std::memcpy(message.data, segment_.at<std::byte>(s.source_heap_offset),
+                message.length);
+  }
   message.drained = true;
   // Release: our reads of the sender's buffer happen before it reuses it
   // (pairs with its acquire of done in advance_rendezvous_sends()).

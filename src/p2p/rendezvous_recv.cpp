@@ -13,6 +13,7 @@
 #include "p2p/engine.hpp"
 #include "p2p/rendezvous_slot.hpp"
 #include "p2p/unexpected.hpp"
+#include "segment/shared_heap.hpp"
 #include "segment/wake_word.hpp"
 #include "shm_queues/chunk_pool.hpp"
 
@@ -36,12 +37,21 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
     s.matched.store(kMatchedDirect, std::memory_order_release);
     segment::wake_if_sleeping(control(sender));
     const std::byte* source = segment_.at<std::byte>(s.source_heap_offset);
-    std::memcpy(request.layout.base, source, split);
-    std::uint64_t unclaimed = kNotDirect;
-    // acq_rel: the sender's claim and ours exclude each other.
-    if (s.direct_from.compare_exchange_strong(unclaimed, kReceiverCopying,
-                                              std::memory_order_acq_rel)) {
-      std::memcpy(request.layout.base + split, source + split, bytes - split);
+    bool whole = false;
+    {
+      // TSan: the sender's buffer may have been ours before, or be ours
+      // next (segment/shared_heap.hpp).
+      const segment::SharedHeap::ForeignUse use(segment_.heap());
+      std::memcpy(request.layout.base, source, split);
+      std::uint64_t unclaimed = kNotDirect;
+      // acq_rel: the sender's claim and ours exclude each other.
+      whole = s.direct_from.compare_exchange_strong(unclaimed, kReceiverCopying,
+                                                    std::memory_order_acq_rel);
+      if (whole) {
+        std::memcpy(request.layout.base + split, source + split, bytes - split);
+      }
+    }
+    if (whole) {
       s.done.store(1, std::memory_order_release);
       segment::wake_if_sleeping(control(sender));
       complete(request);
@@ -57,9 +67,12 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
     // Release: tells the sender a receive owns the message (pairs with the
     // acquire in publish_chunks()); we copy straight from its buffer.
     s.matched.store(kMatched, std::memory_order_release);
-    datatype::unpack(request.layout, 0,
-                     segment_.at<std::byte>(s.source_heap_offset),
-                     request.status.bytes);
+    {
+      const segment::SharedHeap::ForeignUse use(segment_.heap());  // TSan
+      datatype::unpack(request.layout, 0,
+                       segment_.at<std::byte>(s.source_heap_offset),
+                       request.status.bytes);
+    }
     s.done.store(1, std::memory_order_release);
     segment::wake_if_sleeping(control(sender));
     complete(request);

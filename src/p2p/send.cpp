@@ -7,9 +7,11 @@
 #include "base/assert.hpp"
 #include "base/cache_line.hpp"
 #include "base/prefetch.hpp"
+#include "base/tsan.hpp"
 #include "p2p/detail/peer.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/rendezvous_slot.hpp"
+#include "segment/shared_heap.hpp"
 #include "segment/wake_word.hpp"
 #include "shm_queues/chunk_pool.hpp"
 
@@ -59,6 +61,9 @@ bool Engine::push_eager(Peer& p, std::uint16_t context_id, std::int32_t my_rank,
     auto cookie = reinterpret_cast<std::uint64_t>(
         sync_request);  // NOLINT: echoed back to us
     std::memcpy(matching::head_payload(head), &cookie, sizeof cookie);
+    // TSan: pairs with the acquire where the ack completes the request,
+    // maybe in another thread (engine.cpp, kSyncAck).
+    base::tsan_release(sync_request);
   }
   std::size_t first =
       std::min<std::uint64_t>(length, matching::kHeadPayloadBytes - skip);
@@ -399,9 +404,14 @@ bool Engine::publish_chunks(Request& request, bool wake) {
                                                std::memory_order_acq_rel)) {
       return false;  // the receiver took it (or we already did)
     }
-    std::memcpy(segment_.at<std::byte>(s.destination_heap_offset + s.split_at),
-                request.layout.base + s.split_at,
-                s.destination_bytes - s.split_at);
+    {
+      // TSan: the receiver's buffer may have been ours before, or be ours
+      // next (segment/shared_heap.hpp).
+      const segment::SharedHeap::ForeignUse use(segment_.heap());
+      std::memcpy(
+          segment_.at<std::byte>(s.destination_heap_offset + s.split_at),
+          request.layout.base + s.split_at, s.destination_bytes - s.split_at);
+    }
     // Release: our copy is visible before the receiver completes.
     s.direct_from.store(0, std::memory_order_release);
     segment::wake_if_sleeping(control(request.peer_slot));
@@ -421,6 +431,7 @@ bool Engine::publish_chunks(Request& request, bool wake) {
     const std::uint64_t limit =
         std::min<std::uint64_t>(request.layout.bytes, s.destination_bytes);
     if (from < limit) {
+      const segment::SharedHeap::ForeignUse use(segment_.heap());  // TSan
       datatype::pack(request.layout, from,
                      segment_.at<std::byte>(s.destination_heap_offset + from),
                      limit - from);

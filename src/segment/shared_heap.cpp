@@ -49,6 +49,7 @@ void* SharedHeap::allocate(std::size_t bytes) noexcept {
 
 void* SharedHeap::allocate_aligned(std::size_t bytes,
                                    std::size_t alignment) noexcept {
+  base::tsan_acquire(tsan_token_);  // after ForeignUse scopes
   void* memory = nullptr;
   try {
     memory = impl_->buffer.allocate_aligned(
@@ -66,6 +67,7 @@ std::size_t SharedHeap::usable_size(const void* pointer) const noexcept {
 
 void SharedHeap::deallocate(void* pointer) noexcept {
   if (pointer != nullptr) {
+    base::tsan_acquire(tsan_token_);  // after ForeignUse scopes
     impl_->buffer.deallocate(pointer);
     base::tsan_release(tsan_token_);  // see order_after_allocations()
   }

@@ -42,6 +42,26 @@ class SharedHeap {
     base::tsan_acquire(tsan_token_);
   }
 
+  // The same for a scope that reads or writes heap memory another process
+  // allocated, both ways: what this process did there before happens
+  // before the scope, and the scope happens before this process's later
+  // allocations (the other process may free that memory once we say we
+  // are done, and this process may get it next). Nothing outside TSan
+  // builds.
+  class ForeignUse {
+   public:
+    explicit ForeignUse(const SharedHeap& heap) noexcept
+        : token_(heap.tsan_token_) {
+      base::tsan_acquire(token_);
+    }
+    ~ForeignUse() { base::tsan_release(token_); }
+    ForeignUse(const ForeignUse&) = delete;
+    ForeignUse& operator=(const ForeignUse&) = delete;
+
+   private:
+    const void* token_;
+  };
+
  private:
   struct Impl;
   explicit SharedHeap(std::unique_ptr<Impl> impl);

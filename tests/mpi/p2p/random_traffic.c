@@ -23,7 +23,12 @@
 // a match, and posted receives are tested, not waited for. So the highest
 // rank never blocks, and by induction every rank gets through its sends.
 //
-// usage: random_traffic [SEED [PHASES]]
+// With THREADS, each of that many threads runs a stream of its own (its
+// own seed, on communicators of its own) under MPI_THREAD_MULTIPLE, all
+// through the same pairs of ranks at once.
+//
+// usage: random_traffic [SEED [PHASES [THREADS]]]
+#include <pthread.h>
 #include <sched.h>
 
 #include "mpitest.h"
@@ -94,7 +99,9 @@ static int pick_block(uint64_t* state, size_t len) {
   return len % (size_t)b == 0 ? b : 0;
 }
 
-static MPI_Comm g_comms[kComms];
+// The communicators of the stream this thread runs (one stream per thread
+// with threads, each on communicators of its own).
+static _Thread_local MPI_Comm g_comms[kComms];
 static int g_rank, g_size;
 
 // Rank numbers: comm 2 numbers the ranks backwards (an involution).
@@ -614,26 +621,18 @@ static void receive_all(Inbox* in, uint64_t* local, MPI_Request* colls,
   MT_ASSERT(npending == 0);
 }
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  g_rank = mt_rank();
-  g_size = mt_size();
-  const uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
-  const long phases = mt_scale(argc > 2 ? atol(argv[2]) : 24);
-  g_comms[0] = MPI_COMM_WORLD;
-  MT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &g_comms[1]));
-  MT_CHECK_MPI(
-      MPI_Comm_split(MPI_COMM_WORLD, 0, g_size - 1 - g_rank, &g_comms[2]));
+typedef struct {
+  uint64_t seed;
+  long phases;
+  MPI_Comm comms[kComms];
+  long total;  // messages this rank received
+} Stream;
 
-  const int bsend_size =
-      (int)(2 * kBsendCap + 512 * (size_t)MPI_BSEND_OVERHEAD + 64 * 1024);
-  void* bsend_buffer = mt_malloc((size_t)bsend_size);
-  MT_CHECK_MPI(MPI_Buffer_attach(bsend_buffer, bsend_size));
-
-  uint64_t shared = seed;                               // same on every rank
-  uint64_t local = seed * 1000003u + (uint64_t)g_rank;  // this rank's choices
-  long total = 0;
-  for (long phase = 0; phase < phases; ++phase) {
+static void run_stream(Stream* stream) {
+  memcpy(g_comms, stream->comms, sizeof g_comms);
+  uint64_t shared = stream->seed;  // the same on every rank
+  uint64_t local = stream->seed * 1000003u + (uint64_t)g_rank;  // this rank's
+  for (long phase = 0; phase < stream->phases; ++phase) {
     Phase p = draw_phase(&shared);
     Inbox in = {mt_malloc(sizeof(Message*) * (size_t)p.count), 0, 0, 0};
     size_t expected_bytes = 0;
@@ -665,25 +664,93 @@ int main(int argc, char** argv) {
                                g_comms[phase % kComms]));
     MT_CHECK(all == expected_bytes, "phase %ld: %lu bytes received of %zu",
              phase, all, expected_bytes);
-    total += in.count;
+    stream->total += in.count;
     free(slots);
     free(in.incoming);
     free(p.messages);
+  }
+}
+
+static void* stream_thread(void* arg) {
+  run_stream((Stream*)arg);
+  return NULL;
+}
+
+int main(int argc, char** argv) {
+  const uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
+  const long phases = mt_scale(argc > 2 ? atol(argv[2]) : 24);
+  const int threads = argc > 3 ? atoi(argv[3]) : 0;
+  MT_CHECK(threads >= 0 && threads <= 16, "0 to 16 threads");
+  if (threads > 0) {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MT_CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE refused");
+  } else {
+    MPI_Init(&argc, &argv);
+  }
+  g_rank = mt_rank();
+  g_size = mt_size();
+  const int streams = threads > 0 ? threads : 1;
+  Stream* stream = mt_malloc(sizeof(Stream) * (size_t)streams);
+  for (int t = 0; t < streams; ++t) {
+    stream[t].seed = seed + 7919u * (uint64_t)t;
+    stream[t].phases = phases;
+    stream[t].total = 0;
+    // Threads never share a communicator, so each stream's matching is
+    // its own; without threads the first is MPI_COMM_WORLD itself.
+    if (threads > 0) {
+      MT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &stream[t].comms[0]));
+    } else {
+      stream[t].comms[0] = MPI_COMM_WORLD;
+    }
+    MT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &stream[t].comms[1]));
+    MT_CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, 0, g_size - 1 - g_rank,
+                                &stream[t].comms[2]));
+  }
+
+  // Buffered sends of every stream share the attached buffer.
+  const int bsend_size =
+      (int)((size_t)streams *
+            (2 * kBsendCap + 512 * (size_t)MPI_BSEND_OVERHEAD + 64 * 1024));
+  void* bsend_buffer = mt_malloc((size_t)bsend_size);
+  MT_CHECK_MPI(MPI_Buffer_attach(bsend_buffer, bsend_size));
+
+  if (threads > 0) {
+    pthread_t ids[16];
+    for (int t = 0; t < threads; ++t) {
+      MT_CHECK(pthread_create(&ids[t], NULL, stream_thread, &stream[t]) == 0,
+               "pthread_create failed");
+    }
+    for (int t = 0; t < threads; ++t) {
+      pthread_join(ids[t], NULL);
+    }
+  } else {
+    run_stream(&stream[0]);
   }
 
   void* detached = NULL;
   int detached_size = 0;
   MT_CHECK_MPI(MPI_Buffer_detach(&detached, &detached_size));
   free(bsend_buffer);
+  long total = 0;
+  for (int t = 0; t < streams; ++t) {
+    total += stream[t].total;
+    for (int k = threads > 0 ? 0 : 1; k < kComms; ++k) {
+      MT_CHECK_MPI(MPI_Comm_free(&stream[t].comms[k]));
+    }
+  }
+  free(stream);
   long all = 0;
   MT_CHECK_MPI(
       MPI_Reduce(&total, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
   if (g_rank == 0) {
-    printf("random traffic: %ld messages in %ld phases, seed %llu\n", all,
-           phases, (unsigned long long)seed);
+    printf("random traffic: %ld messages in %ld phases, seed %llu", all, phases,
+           (unsigned long long)seed);
+    if (threads > 0) {
+      printf(", %d threads", threads);
+    }
+    printf("\n");
   }
-  MT_CHECK_MPI(MPI_Comm_free(&g_comms[1]));
-  MT_CHECK_MPI(MPI_Comm_free(&g_comms[2]));
   MPI_Finalize();
   return 0;
 }
