@@ -79,7 +79,11 @@ struct Pending {
     request->status = p2p::Status{};
     request->status.error = error;
     detail::CommShared& shared = *queue->shared;
-    shared.pending.fetch_sub(1, std::memory_order_relaxed);
+    // Release: everything this operation did with the communicator (its
+    // rounds, run by whichever thread progressed it) happens before a
+    // blocking call that sees the count reach zero and goes on (pairs with
+    // the acquire in enter_blocking() and wait_pending()).
+    shared.pending.fetch_sub(1, std::memory_order_release);
     // Release: the next queued operation on this communicator may run.
     shared.serving.fetch_add(1, std::memory_order_release);
     // Release: the results before the completion flag.

@@ -72,9 +72,11 @@ int enter_blocking_slow(Comm* c, const char* function);
 inline int enter_blocking(Comm* c, const char* function) {
   const detail::CommShared& shared = *c->shared;
   // Acquire: as wait_pending(): a nonblocking collective finished by
-  // another thread is seen whole.
-  if (shared.block != nullptr &&
-      shared.pending.load(std::memory_order_acquire) == 0) [[likely]] {
+  // another thread is seen whole, the block it may have attached too (so
+  // the count is read first: while one is queued, another thread may be
+  // attaching the block).
+  if (shared.pending.load(std::memory_order_acquire) == 0 &&
+      shared.block != nullptr) [[likely]] {
     return MPI_SUCCESS;
   }
   return enter_blocking_slow(c, function);
