@@ -338,7 +338,23 @@ std::byte* write_area(Comm& comm, std::size_t bytes) {
   return segment_of().at<std::byte>(mine.where);
 }
 
+namespace {
+
+// TSan only: this member's reads of other members' heap memory (bulk
+// buffers, buffers read in place) in the rounds it now finishes happen
+// before this process's later allocations. Once the others see the round
+// they may free that memory, and this process may be given it next
+// (segment/shared_heap.hpp).
+inline void order_reads_before_frees() {
+#if defined(__SANITIZE_THREAD__)
+  segment_of().heap().order_before_allocations();
+#endif
+}
+
+}  // namespace
+
 void publish(Comm& comm, bool others_wait_on_me) {
+  order_reads_before_frees();
   const std::uint64_t next = ++comm.shared->round;
   // Release: this round's data before its round number.
   member_slot(comm, comm.rank, next)
@@ -356,6 +372,7 @@ void publish(Comm& comm, bool others_wait_on_me) {
 }
 
 void publish_to(Comm& comm, int waiter) {
+  order_reads_before_frees();
   const std::uint64_t next = ++comm.shared->round;
   // Release: as in publish().
   member_slot(comm, comm.rank, next)
@@ -373,6 +390,7 @@ std::byte* write_small(Comm& comm) {
 }
 
 void publish_small(Comm& comm) {
+  order_reads_before_frees();
   const std::uint64_t next = ++comm.shared->round;
   comm.shared->small_round = next;
   // Release: this round's value (and our reads of older rounds) before its

@@ -42,7 +42,15 @@ class SharedHeap {
     base::tsan_acquire(tsan_token_);
   }
 
-  // The same for a scope that reads or writes heap memory another process
+  // The other half: a thread done with heap memory another process
+  // allocated calls this before it says so (that process may then free
+  // the memory, and this one allocate it next): the use happens before
+  // this process's later allocations. Nothing outside TSan builds.
+  void order_before_allocations() const noexcept {
+    base::tsan_release(tsan_token_);
+  }
+
+  // Both, for a scope that reads or writes heap memory another process
   // allocated, both ways: what this process did there before happens
   // before the scope, and the scope happens before this process's later
   // allocations (the other process may free that memory once we say we
@@ -50,16 +58,15 @@ class SharedHeap {
   // builds.
   class ForeignUse {
    public:
-    explicit ForeignUse(const SharedHeap& heap) noexcept
-        : token_(heap.tsan_token_) {
-      base::tsan_acquire(token_);
+    explicit ForeignUse(const SharedHeap& heap) noexcept : heap_(heap) {
+      heap_.order_after_allocations();
     }
-    ~ForeignUse() { base::tsan_release(token_); }
+    ~ForeignUse() { heap_.order_before_allocations(); }
     ForeignUse(const ForeignUse&) = delete;
     ForeignUse& operator=(const ForeignUse&) = delete;
 
    private:
-    const void* token_;
+    const SharedHeap& heap_;
   };
 
  private:

@@ -18,7 +18,12 @@
 // Inputs are a function of (step, rank in the communicator, index), so the
 // expected output of every call is known to every member.
 //
-// usage: random_sequence [SEED [STEPS]]
+// With THREADS, each of that many threads runs a sequence of its own (its
+// own seed, on communicators of its own) under MPI_THREAD_MULTIPLE.
+//
+// usage: random_sequence [SEED [STEPS [THREADS]]]
+#include <pthread.h>
+
 #include "mpitest.h"
 
 enum {
@@ -142,7 +147,9 @@ typedef struct {
   MPI_Comm comm;
   int rank, size;
 } CommInfo;
-static CommInfo g_comms[kComms];
+// The communicators of the sequence this thread runs (with threads, each
+// runs its own on communicators of its own).
+static _Thread_local CommInfo g_comms[kComms];
 
 typedef struct {
   Kind kind;
@@ -636,35 +643,20 @@ static void complete_one(Slot* slots, int which) {
   finish(s);
 }
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  const uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
-  const long steps = mt_scale(argc > 2 ? atol(argv[2]) : 300);
-  const int world = mt_rank();
-  const int size = mt_size();
-  MT_CHECK(size <= 64, "at most 64 ranks");
-  char library[MPI_MAX_LIBRARY_VERSION_STRING];
-  int library_len = 0;
-  MT_CHECK_MPI(MPI_Get_library_version(library, &library_len));
-  g_mpich_reduce_bug = strstr(library, "MPICH Version:\t4.0") != NULL ||
-                       strstr(library, "MPICH Version:\t4.1") != NULL;
-  MT_CHECK_MPI(MPI_Op_create(affine_user, 0, &g_affine));
-  g_comms[0].comm = MPI_COMM_WORLD;
-  MT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &g_comms[1].comm));
-  MT_CHECK_MPI(
-      MPI_Comm_split(MPI_COMM_WORLD, world % 2, world, &g_comms[2].comm));
-  MT_CHECK_MPI(
-      MPI_Comm_split(MPI_COMM_WORLD, 0, size - 1 - world, &g_comms[3].comm));
-  for (int k = 0; k < kComms; ++k) {
-    MPI_Comm_rank(g_comms[k].comm, &g_comms[k].rank);
-    MPI_Comm_size(g_comms[k].comm, &g_comms[k].size);
-  }
+typedef struct {
+  uint64_t seed;
+  long steps;
+  CommInfo comms[kComms];
+} Sequence;
 
-  uint64_t shared = seed;
-  uint64_t local = seed * 1000003u + (uint64_t)world;
+static void run_sequence(Sequence* sequence) {
+  memcpy(g_comms, sequence->comms, sizeof g_comms);
+  const int world = mt_rank();
+  uint64_t shared = sequence->seed;
+  uint64_t local = sequence->seed * 1000003u + (uint64_t)world;
   Slot slots[kMaxInFlight];
   memset(slots, 0, sizeof slots);
-  for (long step = 0; step < steps; ++step) {
+  for (long step = 0; step < sequence->steps; ++step) {
     Call c = draw_call(&shared, step);
     // A free slot: complete something first when all are busy.
     int free_slot = -1;
@@ -695,13 +687,85 @@ int main(int argc, char** argv) {
   for (int i = 0; i < kMaxInFlight; ++i) {
     complete_one(slots, 0);
   }
+}
+
+static void* sequence_thread(void* arg) {
+  run_sequence((Sequence*)arg);
+  return NULL;
+}
+
+int main(int argc, char** argv) {
+  const uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
+  const long steps = mt_scale(argc > 2 ? atol(argv[2]) : 300);
+  const int threads = argc > 3 ? atoi(argv[3]) : 0;
+  MT_CHECK(threads >= 0 && threads <= 16, "0 to 16 threads");
+  if (threads > 0) {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MT_CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE refused");
+  } else {
+    MPI_Init(&argc, &argv);
+  }
+  const int world = mt_rank();
+  const int size = mt_size();
+  MT_CHECK(size <= 64, "at most 64 ranks");
+  char library[MPI_MAX_LIBRARY_VERSION_STRING];
+  int library_len = 0;
+  MT_CHECK_MPI(MPI_Get_library_version(library, &library_len));
+  g_mpich_reduce_bug = strstr(library, "MPICH Version:\t4.0") != NULL ||
+                       strstr(library, "MPICH Version:\t4.1") != NULL;
+  MT_CHECK_MPI(MPI_Op_create(affine_user, 0, &g_affine));
+  const int count = threads > 0 ? threads : 1;
+  Sequence* sequence = mt_malloc(sizeof(Sequence) * (size_t)count);
+  for (int t = 0; t < count; ++t) {
+    Sequence* q = &sequence[t];
+    q->seed = seed + 7919u * (uint64_t)t;
+    q->steps = steps;
+    // Threads never share a communicator; without threads the first is
+    // MPI_COMM_WORLD itself.
+    if (threads > 0) {
+      MT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &q->comms[0].comm));
+    } else {
+      q->comms[0].comm = MPI_COMM_WORLD;
+    }
+    MT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &q->comms[1].comm));
+    MT_CHECK_MPI(
+        MPI_Comm_split(MPI_COMM_WORLD, world % 2, world, &q->comms[2].comm));
+    MT_CHECK_MPI(
+        MPI_Comm_split(MPI_COMM_WORLD, 0, size - 1 - world, &q->comms[3].comm));
+    for (int k = 0; k < kComms; ++k) {
+      MPI_Comm_rank(q->comms[k].comm, &q->comms[k].rank);
+      MPI_Comm_size(q->comms[k].comm, &q->comms[k].size);
+    }
+  }
+
+  if (threads > 0) {
+    pthread_t ids[16];
+    for (int t = 0; t < threads; ++t) {
+      MT_CHECK(
+          pthread_create(&ids[t], NULL, sequence_thread, &sequence[t]) == 0,
+          "pthread_create failed");
+    }
+    for (int t = 0; t < threads; ++t) {
+      pthread_join(ids[t], NULL);
+    }
+  } else {
+    run_sequence(&sequence[0]);
+  }
   if (world == 0) {
-    printf("random collectives: %ld calls, seed %llu\n", steps,
+    printf("random collectives: %ld calls, seed %llu", steps,
            (unsigned long long)seed);
+    if (threads > 0) {
+      printf(", %d threads", threads);
+    }
+    printf("\n");
   }
-  for (int k = 1; k < kComms; ++k) {
-    MT_CHECK_MPI(MPI_Comm_free(&g_comms[k].comm));
+  for (int t = 0; t < count; ++t) {
+    for (int k = threads > 0 ? 0 : 1; k < kComms; ++k) {
+      MT_CHECK_MPI(MPI_Comm_free(&sequence[t].comms[k].comm));
+    }
   }
+  free(sequence);
   MT_CHECK_MPI(MPI_Op_free(&g_affine));
   MPI_Finalize();
   return 0;
