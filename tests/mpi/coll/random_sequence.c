@@ -22,9 +22,8 @@
 // own seed, on communicators of its own) under MPI_THREAD_MULTIPLE.
 //
 // usage: random_sequence [SEED [STEPS [THREADS]]]
-#include <pthread.h>
 
-#include "mpitest.h"
+#include "mt_threads.h"
 
 enum {
   kComms = 4,
@@ -698,14 +697,7 @@ int main(int argc, char** argv) {
   const uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
   const long steps = mt_scale(argc > 2 ? atol(argv[2]) : 300);
   const int threads = argc > 3 ? atoi(argv[3]) : 0;
-  MT_CHECK(threads >= 0 && threads <= 16, "0 to 16 threads");
-  if (threads > 0) {
-    int provided = MPI_THREAD_SINGLE;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MT_CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE refused");
-  } else {
-    MPI_Init(&argc, &argv);
-  }
+  mt_init_threads(&argc, &argv, threads);
   const int world = mt_rank();
   const int size = mt_size();
   MT_CHECK(size <= 64, "at most 64 ranks");
@@ -739,19 +731,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  if (threads > 0) {
-    pthread_t ids[16];
-    for (int t = 0; t < threads; ++t) {
-      MT_CHECK(
-          pthread_create(&ids[t], NULL, sequence_thread, &sequence[t]) == 0,
-          "pthread_create failed");
-    }
-    for (int t = 0; t < threads; ++t) {
-      pthread_join(ids[t], NULL);
-    }
-  } else {
-    run_sequence(&sequence[0]);
-  }
+  mt_run_threads(threads, sequence_thread, sequence, sizeof(Sequence));
   if (world == 0) {
     printf("random collectives: %ld calls, seed %llu", steps,
            (unsigned long long)seed);

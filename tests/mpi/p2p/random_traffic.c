@@ -28,10 +28,9 @@
 // through the same pairs of ranks at once.
 //
 // usage: random_traffic [SEED [PHASES [THREADS]]]
-#include <pthread.h>
 #include <sched.h>
 
-#include "mpitest.h"
+#include "mt_threads.h"
 
 enum {
   kComms = 3,
@@ -680,14 +679,7 @@ int main(int argc, char** argv) {
   const uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
   const long phases = mt_scale(argc > 2 ? atol(argv[2]) : 24);
   const int threads = argc > 3 ? atoi(argv[3]) : 0;
-  MT_CHECK(threads >= 0 && threads <= 16, "0 to 16 threads");
-  if (threads > 0) {
-    int provided = MPI_THREAD_SINGLE;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MT_CHECK(provided == MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE refused");
-  } else {
-    MPI_Init(&argc, &argv);
-  }
+  mt_init_threads(&argc, &argv, threads);
   g_rank = mt_rank();
   g_size = mt_size();
   const int streams = threads > 0 ? threads : 1;
@@ -715,18 +707,7 @@ int main(int argc, char** argv) {
   void* bsend_buffer = mt_malloc((size_t)bsend_size);
   MT_CHECK_MPI(MPI_Buffer_attach(bsend_buffer, bsend_size));
 
-  if (threads > 0) {
-    pthread_t ids[16];
-    for (int t = 0; t < threads; ++t) {
-      MT_CHECK(pthread_create(&ids[t], NULL, stream_thread, &stream[t]) == 0,
-               "pthread_create failed");
-    }
-    for (int t = 0; t < threads; ++t) {
-      pthread_join(ids[t], NULL);
-    }
-  } else {
-    run_stream(&stream[0]);
-  }
+  mt_run_threads(threads, stream_thread, stream, sizeof(Stream));
 
   void* detached = NULL;
   int detached_size = 0;
