@@ -633,9 +633,12 @@ bool run_yield_handoff(const Options& opt) {
 // its own word (a line each) to the step's number and polls the others';
 // while a mate on its core is behind it yields, since the mate cannot run
 // while it polls. Every process must run once per step, so each core hands
-// itself over at least once per step: with block 0 this is the least a
-// barrier of that many ranks costs on two cores, and with blocks the least
-// an alltoall does, whatever the library. Prints the median per step.
+// itself over at least once per step (yield_handoff): that part bounds
+// any library from below. The rest is a plain model, not a bound: with
+// block 0 a barrier of that many ranks on two cores, with blocks an
+// alltoall's least memory traffic and such a barrier (a library that
+// polls more cleverly may beat it by a little). Prints the median per
+// step.
 bool run_on_two_cores(const Options& opt, int procs, std::size_t block) {
   const auto n = static_cast<std::size_t>(procs);
   const std::size_t words_bytes = 4096;
