@@ -23,124 +23,10 @@
 //
 // usage: random_sequence [SEED [STEPS [THREADS]]]
 
+#include "mt_random_coll.h"
 #include "mt_threads.h"
 
-enum {
-  kComms = 4,
-  kMaxInFlight = 6,
-  kMaxTotal = 256 * 1024,  // ints in a call's largest buffer
-};
-
-typedef enum {
-  kBarrier,
-  kBcast,
-  kReduce,
-  kAllreduce,
-  kGather,
-  kGatherv,
-  kScatter,
-  kScatterv,
-  kAllgather,
-  kAllgatherv,
-  kAlltoall,
-  kAlltoallv,
-  kReduceScatterBlock,
-  kReduceScatter,
-  kScan,
-  kExscan,
-  kKinds
-} Kind;
-
-static const char* const kKindNames[kKinds] = {"barrier",
-                                               "bcast",
-                                               "reduce",
-                                               "allreduce",
-                                               "gather",
-                                               "gatherv",
-                                               "scatter",
-                                               "scatterv",
-                                               "allgather",
-                                               "allgatherv",
-                                               "alltoall",
-                                               "alltoallv",
-                                               "reduce_scatter_block",
-                                               "reduce_scatter",
-                                               "scan",
-                                               "exscan"};
-
-typedef enum { kSum, kMax, kBxor, kProd, kAffine, kOps } OpKind;
-
-static int pick(uint64_t* state, int n) {
-  return (int)mt_random_below(state, (unsigned)n);
-}
-
-// x -> a x + b (mod 256), a odd, packed as a << 8 | b. Composition is
-// associative and not commutative: the reduction order shows.
-static int affine_compose(int first, int second) {
-  // The result applies `first`, then `second`.
-  const int a1 = (first >> 8) & 0xff, b1 = first & 0xff;
-  const int a2 = (second >> 8) & 0xff, b2 = second & 0xff;
-  return ((a1 * a2) & 0xff) << 8 | ((a2 * b1 + b2) & 0xff);
-}
-// MPI's user function computes inout = in op inout, in rank order:
-// in holds lower ranks' values.
-static void affine_user(void* in, void* inout, int* len, MPI_Datatype* type) {
-  (void)type;
-  const int* a = (const int*)in;
-  int* b = (int*)inout;
-  for (int i = 0; i < *len; ++i) {
-    b[i] = affine_compose(a[i], b[i]);
-  }
-}
-
-static MPI_Op g_affine;
-
-static MPI_Op mpi_op(OpKind op) {
-  switch (op) {
-    case kSum:
-      return MPI_SUM;
-    case kMax:
-      return MPI_MAX;
-    case kBxor:
-      return MPI_BXOR;
-    case kProd:
-      return MPI_PROD;
-    default:
-      return g_affine;
-  }
-}
-static int apply(OpKind op, int lower, int higher) {
-  switch (op) {
-    case kSum:
-      return lower + higher;
-    case kMax:
-      return lower > higher ? lower : higher;
-    case kBxor:
-      return lower ^ higher;
-    case kProd:
-      return lower * higher;
-    default:
-      return affine_compose(lower, higher);
-  }
-}
-
-// Member r's input element i of step s (for alltoall, i runs over all of
-// its blocks). Small values: sums and products of up to 8 members fit.
-static int input(OpKind op, long s, int r, long i) {
-  uint64_t x = (uint64_t)s * 0x100000001b3ull ^ (uint64_t)r << 40 ^
-               (uint64_t)i * 0x9e3779b97f4a7c15ull;
-  x ^= x >> 29;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 32;
-  switch (op) {
-    case kProd:
-      return 1 + (int)(x % 3);
-    case kAffine:
-      return (int)((x & 0x7f) * 2 + 1) << 8 | (int)((x >> 8) & 0xff);
-    default:
-      return (int)(x % 1000);
-  }
-}
+enum { kComms = 4 };
 
 typedef struct {
   MPI_Comm comm;
@@ -151,9 +37,9 @@ typedef struct {
 static _Thread_local CommInfo g_comms[kComms];
 
 typedef struct {
-  Kind kind;
+  MtKind kind;
   int comm;
-  OpKind op;
+  MtOpKind op;
   int root;
   int in_place;
   int nonblocking;
@@ -168,20 +54,7 @@ typedef struct {
   int* recv;
   int alloc_mem;
   int *sendcounts, *sdispls, *recvcounts, *rdispls;
-  MPI_Request request;
-  int active;
 } Slot;
-
-static int pick_count(uint64_t* state, int members) {
-  static const int kEdges[] = {0,    1,    2,    3,    7,     8,    14,
-                               15,   16,   100,  250,  256,   257,  1000,
-                               2048, 4096, 8191, 8192, 16384, 65536};
-  int c = kEdges[pick(state, (int)(sizeof kEdges / sizeof kEdges[0]))];
-  while ((long)c * members > kMaxTotal) {
-    c /= 2;
-  }
-  return c;
-}
 
 // MPICH 4.0 and 4.1 crash in MPI_Reduce in place at a root other than 0
 // (github.com/pmodels/mpich/issues/6540, see reduce_in_place.c): under
@@ -191,44 +64,31 @@ static int g_mpich_reduce_bug;
 static Call draw_call(uint64_t* state, long step) {
   Call c;
   c.step = step;
-  c.kind = (Kind)pick(state, kKinds);
-  c.comm = pick(state, kComms);
-  c.op = (OpKind)pick(state, kOps);
-  c.in_place = pick(state, 3) == 0;
-  c.nonblocking = pick(state, 2);
+  c.kind = (MtKind)mt_pick(state, kMtIntraKinds);
+  c.comm = mt_pick(state, kComms);
+  c.op = (MtOpKind)mt_pick(state, kMtOps);
+  c.in_place = mt_pick(state, 3) == 0;
+  c.nonblocking = mt_pick(state, 2);
   // The halves communicator has different sizes on different ranks; draw
   // for the largest and scale down per member where it matters.
   const int size = g_comms[c.comm].size;
   const int max_size = g_comms[0].size;
-  c.root = pick(state, max_size) % size;
-  if (g_mpich_reduce_bug && c.kind == kReduce && c.in_place) {
+  c.root = mt_pick(state, max_size) % size;
+  if (g_mpich_reduce_bug && c.kind == kMtReduce && c.in_place) {
     c.root = 0;
   }
-  c.count = pick_count(state, max_size);
+  c.count = mt_pick_count(state, max_size);
   c.counts = mt_malloc(sizeof(int) * (size_t)max_size);
   for (int r = 0; r < max_size; ++r) {
-    c.counts[r] = pick(state, 4) == 0 ? 0 : pick_count(state, max_size);
+    c.counts[r] = mt_pick(state, 4) == 0 ? 0 : mt_pick_count(state, max_size);
   }
   return c;
 }
 
-static int* alloc_ints(long n, int alloc_mem) {
-  return (int*)mt_alloc(sizeof(int) * (size_t)(n > 0 ? n : 1), alloc_mem);
-}
-
-// Total ints of the v-forms' vectors and their displacements: member r's
-// block at a displacement leaving a gap of r ints before it.
-static long place(const int* counts, int size, int* displs) {
-  long at = 0;
-  for (int r = 0; r < size; ++r) {
-    at += r % 3;
-    displs[r] = (int)at;
-    at += counts[r];
-  }
-  return at;
-}
-
-static void start(Slot* s) {
+// Draws step `step`'s call and starts it (MtFlight's start).
+static int start(void* record, MPI_Request* req, long step, uint64_t* shared) {
+  Slot* s = record;
+  s->call = draw_call(shared, step);
   const Call* c = &s->call;
   const CommInfo* ci = &g_comms[c->comm];
   const int me = ci->rank, n = ci->size;
@@ -241,22 +101,20 @@ static void start(Slot* s) {
   s->recvcounts = s->sdispls + n;
   s->rdispls = s->recvcounts + n;
   const int nb = c->nonblocking;
-  MPI_Request* req = &s->request;
-  s->request = MPI_REQUEST_NULL;
+  *req = MPI_REQUEST_NULL;
   s->send = NULL;
   s->recv = NULL;
-  const MPI_Op op = mpi_op(c->op);
-  const long step = c->step;
-#define FILL(buf, len, member, offset)                       \
-  for (long i_ = 0; i_ < (len); ++i_) {                      \
-    (buf)[i_] = input(c->op, step, (member), (offset) + i_); \
+  const MPI_Op op = mt_mpi_op(c->op);
+#define FILL(buf, len, member, offset)                          \
+  for (long i_ = 0; i_ < (len); ++i_) {                         \
+    (buf)[i_] = mt_input(c->op, step, (member), (offset) + i_); \
   }
   switch (c->kind) {
-    case kBarrier:
+    case kMtBarrier:
       MT_CHECK_MPI(nb ? MPI_Ibarrier(comm, req) : MPI_Barrier(comm));
       break;
-    case kBcast:
-      s->recv = alloc_ints(count, s->alloc_mem);
+    case kMtBcast:
+      s->recv = mt_alloc_ints(count, s->alloc_mem);
       if (me == root) {
         FILL(s->recv, count, root, 0);
       } else {
@@ -265,29 +123,29 @@ static void start(Slot* s) {
       MT_CHECK_MPI(nb ? MPI_Ibcast(s->recv, count, MPI_INT, root, comm, req)
                       : MPI_Bcast(s->recv, count, MPI_INT, root, comm));
       break;
-    case kReduce:
-    case kAllreduce:
-    case kScan:
-    case kExscan: {
-      s->send = alloc_ints(count, s->alloc_mem);
-      s->recv = alloc_ints(count, s->alloc_mem);
+    case kMtReduce:
+    case kMtAllreduce:
+    case kMtScan:
+    case kMtExscan: {
+      s->send = mt_alloc_ints(count, s->alloc_mem);
+      s->recv = mt_alloc_ints(count, s->alloc_mem);
       FILL(s->send, count, me, 0);
       memset(s->recv, 0xEE, sizeof(int) * (size_t)count);
-      const int in_place = c->in_place && (c->kind != kReduce || me == root);
+      const int in_place = c->in_place && (c->kind != kMtReduce || me == root);
       const void* sb = s->send;
       if (in_place) {
         memcpy(s->recv, s->send, sizeof(int) * (size_t)count);
         sb = MPI_IN_PLACE;
       }
-      if (c->kind == kReduce) {
+      if (c->kind == kMtReduce) {
         MT_CHECK_MPI(
             nb ? MPI_Ireduce(sb, s->recv, count, MPI_INT, op, root, comm, req)
                : MPI_Reduce(sb, s->recv, count, MPI_INT, op, root, comm));
-      } else if (c->kind == kAllreduce) {
+      } else if (c->kind == kMtAllreduce) {
         MT_CHECK_MPI(
             nb ? MPI_Iallreduce(sb, s->recv, count, MPI_INT, op, comm, req)
                : MPI_Allreduce(sb, s->recv, count, MPI_INT, op, comm));
-      } else if (c->kind == kScan) {
+      } else if (c->kind == kMtScan) {
         MT_CHECK_MPI(nb ? MPI_Iscan(sb, s->recv, count, MPI_INT, op, comm, req)
                         : MPI_Scan(sb, s->recv, count, MPI_INT, op, comm));
       } else {
@@ -297,13 +155,13 @@ static void start(Slot* s) {
       }
       break;
     }
-    case kGather:
-    case kAllgather: {
-      const int all = c->kind == kAllgather;
-      s->send = alloc_ints(count, s->alloc_mem);
+    case kMtGather:
+    case kMtAllgather: {
+      const int all = c->kind == kMtAllgather;
+      s->send = mt_alloc_ints(count, s->alloc_mem);
       FILL(s->send, count, me, 0);
       const int receives = all || me == root;
-      s->recv = alloc_ints(receives ? (long)count * n : 0, s->alloc_mem);
+      s->recv = mt_alloc_ints(receives ? (long)count * n : 0, s->alloc_mem);
       memset(s->recv, 0xEE, sizeof(int) * (size_t)(receives ? count * n : 1));
       const void* sb = s->send;
       if (c->in_place && receives) {
@@ -324,18 +182,18 @@ static void start(Slot* s) {
       }
       break;
     }
-    case kGatherv:
-    case kAllgatherv: {
-      const int all = c->kind == kAllgatherv;
+    case kMtGatherv:
+    case kMtAllgatherv: {
+      const int all = c->kind == kMtAllgatherv;
       for (int r = 0; r < n; ++r) {
         s->recvcounts[r] = c->counts[r];
       }
-      const long total = place(s->recvcounts, n, s->rdispls);
+      const long total = mt_place(s->recvcounts, n, s->rdispls);
       const int mine = c->counts[me];
-      s->send = alloc_ints(mine, s->alloc_mem);
+      s->send = mt_alloc_ints(mine, s->alloc_mem);
       FILL(s->send, mine, me, 0);
       const int receives = all || me == root;
-      s->recv = alloc_ints(receives ? total : 0, s->alloc_mem);
+      s->recv = mt_alloc_ints(receives ? total : 0, s->alloc_mem);
       memset(s->recv, 0xEE, sizeof(int) * (size_t)(receives ? total : 1));
       const void* sb = s->send;
       if (c->in_place && receives) {
@@ -357,13 +215,13 @@ static void start(Slot* s) {
       }
       break;
     }
-    case kScatter: {
+    case kMtScatter: {
       const int sends = me == root;
-      s->send = alloc_ints(sends ? (long)count * n : 0, s->alloc_mem);
+      s->send = mt_alloc_ints(sends ? (long)count * n : 0, s->alloc_mem);
       if (sends) {
         FILL(s->send, (long)count * n, root, 0);
       }
-      s->recv = alloc_ints(count, s->alloc_mem);
+      s->recv = mt_alloc_ints(count, s->alloc_mem);
       memset(s->recv, 0xEE, sizeof(int) * (size_t)(count > 0 ? count : 1));
       void* rb = s->recv;
       if (c->in_place && sends) {
@@ -375,18 +233,18 @@ static void start(Slot* s) {
                                     root, comm));
       break;
     }
-    case kScatterv: {
+    case kMtScatterv: {
       for (int r = 0; r < n; ++r) {
         s->sendcounts[r] = c->counts[r];
       }
-      const long total = place(s->sendcounts, n, s->sdispls);
+      const long total = mt_place(s->sendcounts, n, s->sdispls);
       const int sends = me == root;
-      s->send = alloc_ints(sends ? total : 0, s->alloc_mem);
+      s->send = mt_alloc_ints(sends ? total : 0, s->alloc_mem);
       if (sends) {
         FILL(s->send, total, root, 0);
       }
       const int mine = c->counts[me];
-      s->recv = alloc_ints(mine, s->alloc_mem);
+      s->recv = mt_alloc_ints(mine, s->alloc_mem);
       memset(s->recv, 0xEE, sizeof(int) * (size_t)(mine > 0 ? mine : 1));
       void* rb = s->recv;
       if (c->in_place && sends) {
@@ -399,11 +257,11 @@ static void start(Slot* s) {
                                      MPI_INT, rb, mine, MPI_INT, root, comm));
       break;
     }
-    case kAlltoall: {
+    case kMtAlltoall: {
       const long total = (long)count * n;
-      s->send = alloc_ints(total, s->alloc_mem);
+      s->send = mt_alloc_ints(total, s->alloc_mem);
       FILL(s->send, total, me, 0);
-      s->recv = alloc_ints(total, s->alloc_mem);
+      s->recv = mt_alloc_ints(total, s->alloc_mem);
       memset(s->recv, 0xEE, sizeof(int) * (size_t)(total > 0 ? total : 1));
       const void* sb = s->send;
       if (c->in_place) {
@@ -416,18 +274,18 @@ static void start(Slot* s) {
              : MPI_Alltoall(sb, count, MPI_INT, s->recv, count, MPI_INT, comm));
       break;
     }
-    case kAlltoallv: {
+    case kMtAlltoallv: {
       // Member r sends counts[(r + j) % n] ints to member j: every pair
       // agrees on its counts.
       for (int j = 0; j < n; ++j) {
         s->sendcounts[j] = c->counts[(me + j) % n];
         s->recvcounts[j] = c->counts[(j + me) % n];
       }
-      const long stotal = place(s->sendcounts, n, s->sdispls);
-      const long rtotal = place(s->recvcounts, n, s->rdispls);
-      s->send = alloc_ints(stotal, s->alloc_mem);
+      const long stotal = mt_place(s->sendcounts, n, s->sdispls);
+      const long rtotal = mt_place(s->recvcounts, n, s->rdispls);
+      s->send = mt_alloc_ints(stotal, s->alloc_mem);
       FILL(s->send, stotal, me, 0);
-      s->recv = alloc_ints(rtotal, s->alloc_mem);
+      s->recv = mt_alloc_ints(rtotal, s->alloc_mem);
       memset(s->recv, 0xEE, sizeof(int) * (size_t)(rtotal > 0 ? rtotal : 1));
       MT_CHECK_MPI(nb ? MPI_Ialltoallv(s->send, s->sendcounts, s->sdispls,
                                        MPI_INT, s->recv, s->recvcounts,
@@ -437,19 +295,19 @@ static void start(Slot* s) {
                                       s->rdispls, MPI_INT, comm));
       break;
     }
-    case kReduceScatterBlock:
-    case kReduceScatter: {
-      const int block = c->kind == kReduceScatterBlock;
+    case kMtReduceScatterBlock:
+    case kMtReduceScatter: {
+      const int block = c->kind == kMtReduceScatterBlock;
       long total = 0;
       for (int r = 0; r < n; ++r) {
         s->recvcounts[r] = block ? count : c->counts[r];
         s->rdispls[r] = (int)total;
         total += s->recvcounts[r];
       }
-      s->send = alloc_ints(total, s->alloc_mem);
+      s->send = mt_alloc_ints(total, s->alloc_mem);
       FILL(s->send, total, me, 0);
       const int mine = s->recvcounts[me];
-      s->recv = alloc_ints(c->in_place ? total : mine, s->alloc_mem);
+      s->recv = mt_alloc_ints(c->in_place ? total : mine, s->alloc_mem);
       memset(s->recv, 0xEE,
              sizeof(int) * (size_t)((c->in_place ? total : mine) > 0
                                         ? (c->in_place ? total : mine)
@@ -476,27 +334,20 @@ static void start(Slot* s) {
       MT_FAIL("no such collective");
   }
 #undef FILL
-  s->active = 1;
-}
-
-// The reduction of members lo..hi-1's element i, in rank order.
-static int reduced(const Call* c, int lo, int hi, long i) {
-  int v = input(c->op, c->step, lo, i);
-  for (int r = lo + 1; r < hi; ++r) {
-    v = apply(c->op, v, input(c->op, c->step, r, i));
-  }
-  return v;
+  return nb;
 }
 
 #define EXPECT_INT(got, want, what, index)                                    \
   MT_CHECK((got) == (want),                                                   \
            "step %ld %s%s%s on comm %d (rank %d of %d, root %d, count %d, "   \
            "op %d): %s[%ld] is %d, expected %d",                              \
-           c->step, c->nonblocking ? "i" : "", kKindNames[c->kind],           \
+           c->step, c->nonblocking ? "i" : "", mt_kind_name(c->kind),         \
            c->in_place ? " in place" : "", c->comm, me, n, c->root, c->count, \
            (int)c->op, (what), (long)(index), (got), (want))
 
-static void finish(Slot* s) {
+// Checks a completed call and frees what it holds (MtFlight's finish).
+static void finish(void* record) {
+  Slot* s = record;
   const Call* c = &s->call;
   const CommInfo* ci = &g_comms[c->comm];
   const int me = ci->rank, n = ci->size;
@@ -504,50 +355,54 @@ static void finish(Slot* s) {
   const int root = c->root;
   const long step = c->step;
   switch (c->kind) {
-    case kBarrier:
+    case kMtBarrier:
       break;
-    case kBcast:
+    case kMtBcast:
       for (long i = 0; i < count; ++i) {
-        EXPECT_INT(s->recv[i], input(c->op, step, root, i), "buffer", i);
+        EXPECT_INT(s->recv[i], mt_input(c->op, step, root, i), "buffer", i);
       }
       break;
-    case kReduce:
-    case kAllreduce:
-      if (c->kind == kAllreduce || me == root) {
+    case kMtReduce:
+    case kMtAllreduce:
+      if (c->kind == kMtAllreduce || me == root) {
         for (long i = 0; i < count; ++i) {
-          EXPECT_INT(s->recv[i], reduced(c, 0, n, i), "result", i);
+          EXPECT_INT(s->recv[i], mt_reduced(c->op, c->step, 0, 0, n, i),
+                     "result", i);
         }
       }
       break;
-    case kScan:
+    case kMtScan:
       for (long i = 0; i < count; ++i) {
-        EXPECT_INT(s->recv[i], reduced(c, 0, me + 1, i), "result", i);
+        EXPECT_INT(s->recv[i], mt_reduced(c->op, c->step, 0, 0, me + 1, i),
+                   "result", i);
       }
       break;
-    case kExscan:
+    case kMtExscan:
       if (me > 0) {
         for (long i = 0; i < count; ++i) {
-          EXPECT_INT(s->recv[i], reduced(c, 0, me, i), "result", i);
+          EXPECT_INT(s->recv[i], mt_reduced(c->op, c->step, 0, 0, me, i),
+                     "result", i);
         }
       }
       break;
-    case kGather:
-    case kAllgather:
-      if (c->kind == kAllgather || me == root) {
+    case kMtGather:
+    case kMtAllgather:
+      if (c->kind == kMtAllgather || me == root) {
         for (int r = 0; r < n; ++r) {
           for (long i = 0; i < count; ++i) {
-            EXPECT_INT(s->recv[(long)r * count + i], input(c->op, step, r, i),
-                       "block", (long)r * count + i);
+            EXPECT_INT(s->recv[(long)r * count + i],
+                       mt_input(c->op, step, r, i), "block",
+                       (long)r * count + i);
           }
         }
       }
       break;
-    case kGatherv:
-    case kAllgatherv:
-      if (c->kind == kAllgatherv || me == root) {
+    case kMtGatherv:
+    case kMtAllgatherv:
+      if (c->kind == kMtAllgatherv || me == root) {
         for (int r = 0; r < n; ++r) {
           for (long i = 0; i < s->recvcounts[r]; ++i) {
-            EXPECT_INT(s->recv[s->rdispls[r] + i], input(c->op, step, r, i),
+            EXPECT_INT(s->recv[s->rdispls[r] + i], mt_input(c->op, step, r, i),
                        "block", s->rdispls[r] + i);
           }
           const long gap =
@@ -560,32 +415,34 @@ static void finish(Slot* s) {
         }
       }
       break;
-    case kScatter:
+    case kMtScatter:
       if (!(c->in_place && me == root)) {
         for (long i = 0; i < count; ++i) {
-          EXPECT_INT(s->recv[i], input(c->op, step, root, (long)me * count + i),
-                     "block", i);
+          EXPECT_INT(s->recv[i],
+                     mt_input(c->op, step, root, (long)me * count + i), "block",
+                     i);
         }
       }
       break;
-    case kScatterv:
+    case kMtScatterv:
       if (!(c->in_place && me == root)) {
         for (long i = 0; i < c->counts[me]; ++i) {
-          EXPECT_INT(s->recv[i], input(c->op, step, root, s->sdispls[me] + i),
-                     "block", i);
+          EXPECT_INT(s->recv[i],
+                     mt_input(c->op, step, root, s->sdispls[me] + i), "block",
+                     i);
         }
       }
       break;
-    case kAlltoall:
+    case kMtAlltoall:
       for (int r = 0; r < n; ++r) {
         for (long i = 0; i < count; ++i) {
           EXPECT_INT(s->recv[(long)r * count + i],
-                     input(c->op, step, r, (long)me * count + i), "block",
+                     mt_input(c->op, step, r, (long)me * count + i), "block",
                      (long)r * count + i);
         }
       }
       break;
-    case kAlltoallv:
+    case kMtAlltoallv:
       for (int r = 0; r < n; ++r) {
         // Member r's block for me sits at its sdispls[me]: recompute r's
         // layout of sends.
@@ -595,19 +452,20 @@ static void finish(Slot* s) {
         for (int j = 0; j < n; ++j) {
           theirs[j] = c->counts[(r + j) % n];
         }
-        place(theirs, n, their_displs);
+        mt_place(theirs, n, their_displs);
         for (long i = 0; i < s->recvcounts[r]; ++i) {
           EXPECT_INT(s->recv[s->rdispls[r] + i],
-                     input(c->op, step, r, their_displs[me] + i), "block",
+                     mt_input(c->op, step, r, their_displs[me] + i), "block",
                      s->rdispls[r] + i);
         }
       }
       break;
-    case kReduceScatterBlock:
-    case kReduceScatter:
+    case kMtReduceScatterBlock:
+    case kMtReduceScatter:
       for (long i = 0; i < s->recvcounts[me]; ++i) {
-        EXPECT_INT(s->recv[i], reduced(c, 0, n, s->rdispls[me] + i), "result",
-                   i);
+        EXPECT_INT(s->recv[i],
+                   mt_reduced(c->op, c->step, 0, 0, n, s->rdispls[me] + i),
+                   "result", i);
       }
       break;
     default:
@@ -621,25 +479,6 @@ static void finish(Slot* s) {
   }
   free(s->sendcounts);
   free(s->call.counts);
-  s->active = 0;
-}
-
-// Completes one call in flight, `which` picking it; nonblocking calls may
-// finish in any order on each rank.
-static void complete_one(Slot* slots, int which) {
-  int active[kMaxInFlight];
-  int k = 0;
-  for (int i = 0; i < kMaxInFlight; ++i) {
-    if (slots[i].active) {
-      active[k++] = i;
-    }
-  }
-  if (k == 0) {
-    return;
-  }
-  Slot* s = &slots[active[which % k]];
-  MT_CHECK_MPI(MPI_Wait(&s->request, MPI_STATUS_IGNORE));
-  finish(s);
 }
 
 typedef struct {
@@ -653,39 +492,13 @@ static void run_sequence(Sequence* sequence) {
   const int world = mt_rank();
   uint64_t shared = sequence->seed;
   uint64_t local = sequence->seed * 1000003u + (uint64_t)world;
-  Slot slots[kMaxInFlight];
+  Slot slots[kMtMaxInFlight];
   memset(slots, 0, sizeof slots);
-  for (long step = 0; step < sequence->steps; ++step) {
-    Call c = draw_call(&shared, step);
-    // A free slot: complete something first when all are busy.
-    int free_slot = -1;
-    for (int i = 0; i < kMaxInFlight && free_slot < 0; ++i) {
-      if (!slots[i].active) {
-        free_slot = i;
-      }
-    }
-    if (free_slot < 0) {
-      complete_one(slots, pick(&local, kMaxInFlight));
-      for (int i = 0; i < kMaxInFlight && free_slot < 0; ++i) {
-        if (!slots[i].active) {
-          free_slot = i;
-        }
-      }
-    }
-    Slot* s = &slots[free_slot];
-    s->call = c;
-    start(s);
-    if (!c.nonblocking) {
-      finish(s);
-    }
-    // Sometimes complete calls in flight, in this rank's own order.
-    while (pick(&local, 3) == 0) {
-      complete_one(slots, pick(&local, kMaxInFlight));
-    }
-  }
-  for (int i = 0; i < kMaxInFlight; ++i) {
-    complete_one(slots, 0);
-  }
+  MtFlight flight = {.start = start,
+                     .finish = finish,
+                     .records = slots,
+                     .record_size = sizeof(Slot)};
+  mt_flight_run(&flight, sequence->steps, &shared, &local);
 }
 
 static void* sequence_thread(void* arg) {
@@ -701,12 +514,8 @@ int main(int argc, char** argv) {
   const int world = mt_rank();
   const int size = mt_size();
   MT_CHECK(size <= 64, "at most 64 ranks");
-  char library[MPI_MAX_LIBRARY_VERSION_STRING];
-  int library_len = 0;
-  MT_CHECK_MPI(MPI_Get_library_version(library, &library_len));
-  g_mpich_reduce_bug = strstr(library, "MPICH Version:\t4.0") != NULL ||
-                       strstr(library, "MPICH Version:\t4.1") != NULL;
-  MT_CHECK_MPI(MPI_Op_create(affine_user, 0, &g_affine));
+  g_mpich_reduce_bug = mt_is_mpich("4.0") || mt_is_mpich("4.1");
+  mt_random_ops_create();
   const int count = threads > 0 ? threads : 1;
   Sequence* sequence = mt_malloc(sizeof(Sequence) * (size_t)count);
   for (int t = 0; t < count; ++t) {
@@ -746,7 +555,7 @@ int main(int argc, char** argv) {
     }
   }
   free(sequence);
-  MT_CHECK_MPI(MPI_Op_free(&g_affine));
+  mt_random_ops_free();
   MPI_Finalize();
   return 0;
 }
