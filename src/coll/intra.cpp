@@ -20,8 +20,9 @@ namespace shmpi::coll {
 namespace {
 
 // Bytes one member writes per round when it has `total` bytes to move.
-std::size_t round_bytes(std::size_t total) {
-  return total <= kInline ? kInline : kBulk;
+std::size_t round_bytes(const Comm& c, std::size_t total) {
+  const std::size_t in_slot = inline_bytes(c);
+  return total <= in_slot ? in_slot : kBulk;
 }
 
 // Bytes per bcast round. Every round is a synchronisation, which members
@@ -34,7 +35,7 @@ std::size_t round_bytes(std::size_t total) {
 // makes the same one.
 std::size_t bcast_round_bytes(const Comm& c, std::size_t total) {
   if (total <= kBulk || !core_per_member(c)) {
-    return round_bytes(total);
+    return round_bytes(c, total);
   }
   return total > 2 * kBulk ? kBulk : line_aligned_half(total);
 }
@@ -87,8 +88,9 @@ bool allgather_small_lane(const Comm& c, std::size_t most) {
 // Alltoall's round: a member's area holds one piece per other member, in
 // rank order with its own skipped. The piece size for blocks of up to
 // `most` bytes, and where member `of`'s piece is in member `in`'s area.
-std::size_t alltoall_piece(std::size_t most, std::size_t others) {
-  return std::max<std::size_t>(1, round_bytes(most * others) / others);
+std::size_t alltoall_piece(const Comm& c, std::size_t most,
+                           std::size_t others) {
+  return std::max<std::size_t>(1, round_bytes(c, most * others) / others);
 }
 std::size_t piece_index(std::size_t of, std::size_t in) {
   return of < in ? of : of - 1;
@@ -140,9 +142,9 @@ Unit unit_of(const TypeArg& type, const OpArg& op, std::size_t count) {
 
 // Units per round per member for `units` units of `size` bytes, and at most
 // `share` of a round's buffer (1/n for per-destination pieces).
-std::size_t units_per_round(std::size_t units, std::size_t size,
+std::size_t units_per_round(const Comm& c, std::size_t units, std::size_t size,
                             std::size_t share = 1) {
-  const std::size_t capacity = round_bytes(units * size * share) / share;
+  const std::size_t capacity = round_bytes(c, units * size * share) / share;
   return std::max<std::size_t>(1, capacity / size);
 }
 
@@ -474,7 +476,7 @@ Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   if (unit.count == 0) {
     co_return;
   }
-  const std::size_t per_round = units_per_round(unit.count, size);
+  const std::size_t per_round = units_per_round(c, unit.count, size);
   Accumulator acc(c.rank == root ? accumulator_bytes(recv, per_round * size)
                                  : 0);
   for (std::size_t first = 0; first < unit.count; first += per_round) {
@@ -552,7 +554,7 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
       co_return;
     }
   }
-  const std::size_t per_round = units_per_round(unit.count, size);
+  const std::size_t per_round = units_per_round(c, unit.count, size);
   Accumulator acc(accumulator_bytes(recv, per_round * size));
   for (std::size_t first = 0; first < unit.count; first += per_round) {
     const std::size_t n = std::min(per_round, unit.count - first);
@@ -617,7 +619,7 @@ Task gather(Comm& c, Layout send, Layout recv, int root, bool in_place) {
       co_return;
     }
   }
-  const std::size_t chunk = round_bytes(total);
+  const std::size_t chunk = round_bytes(c, total);
   for (std::size_t at = 0; at < total; at += chunk) {
     const std::size_t n = std::min(chunk, total - at);
     if (c.rank == root) {
@@ -662,7 +664,7 @@ Task gatherv(Comm& c, Layout send, Blocks recv_blocks, int root,
   if (done || most == 0 || c.size == 1) {
     co_return;
   }
-  const std::size_t chunk = round_bytes(most);
+  const std::size_t chunk = round_bytes(c, most);
   for (std::size_t at = 0; at < most; at += chunk) {
     if (c.rank == root) {
       publish(c);
@@ -731,7 +733,7 @@ Task scatter(Comm& c, Layout send, Layout recv, int root, bool in_place) {
     }
   }
   const std::size_t piece =
-      std::max<std::size_t>(1, round_bytes(total * members) / members);
+      std::max<std::size_t>(1, round_bytes(c, total * members) / members);
   for (std::size_t at = 0; at < total; at += piece) {
     const std::size_t n = std::min(piece, total - at);
     if (c.rank == root) {
@@ -777,7 +779,7 @@ Task scatterv(Comm& c, Blocks send_blocks, Layout recv, int root,
   }
   const auto members = static_cast<std::size_t>(c.size);
   const std::size_t piece =
-      std::max<std::size_t>(1, round_bytes(most * members) / members);
+      std::max<std::size_t>(1, round_bytes(c, most * members) / members);
   for (std::size_t at = 0; at < most; at += piece) {
     if (c.rank == root) {
       co_await writable_for(c, piece * members);  // as scatter's root
@@ -853,7 +855,7 @@ Task allgatherv(Comm& c, Layout send, Blocks blocks, bool in_place) {
   }
   // What this member sends: its own block (from where it now is).
   const Layout& own = blocks[me];
-  const std::size_t chunk = round_bytes(most);
+  const std::size_t chunk = round_bytes(c, most);
   const bool small = allgather_small_lane(c, most);
   for (std::size_t at = 0; at < most; at += chunk) {
     co_await writable(c);
@@ -944,7 +946,7 @@ Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks, bool uniform) {
   }
   const std::size_t others = members - 1;
   const bool small = alltoall_small_lane(c, most, others);
-  const std::size_t piece = small ? most : alltoall_piece(most, others);
+  const std::size_t piece = small ? most : alltoall_piece(c, most, others);
   for (std::size_t at = 0; at < most; at += piece) {
     co_await writable(c);
     std::byte* area = small ? write_small(c) : write_area(c, piece * others);
@@ -1036,7 +1038,7 @@ Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
       co_return;
     }
   }
-  const std::size_t per_round = units_per_round(most, size, members);
+  const std::size_t per_round = units_per_round(c, most, size, members);
   Accumulator acc(accumulator_bytes(recv, per_round * size));
   for (std::size_t first = 0; first < most; first += per_round) {
     co_await writable(c);
@@ -1078,7 +1080,7 @@ bool scan_chains(const Comm& c, std::size_t bytes) {
 Task scan_chain(Comm& c, Layout send, Layout recv, Unit unit, OpArg op,
                 bool exclusive) {
   const std::size_t size = unit.type.packed;
-  const std::size_t per_round = units_per_round(unit.count, size);
+  const std::size_t per_round = units_per_round(c, unit.count, size);
   const bool first_member = c.rank == 0;
   const int next = c.rank + 1 < c.size ? c.rank + 1 : -1;
   for (std::size_t first = 0; first < unit.count; first += per_round) {
@@ -1126,7 +1128,7 @@ Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     co_await scan_chain(c, send, recv, unit, op, exclusive);
     co_return;
   }
-  const std::size_t per_round = units_per_round(unit.count, size);
+  const std::size_t per_round = units_per_round(c, unit.count, size);
   Accumulator acc(accumulator_bytes(recv, per_round * size));
   const int last = exclusive ? c.rank - 1 : c.rank;
   for (std::size_t first = 0; first < unit.count; first += per_round) {
@@ -1178,7 +1180,8 @@ void wait_for_root(Comm& c, int root) {
 // The blocking form of writable_for(): for members that only write.
 void wait_writable_for(Comm& c, std::size_t bytes) {
   wait_for([&c, bytes] {
-    return bytes <= kInline ? writable_inline_now(c) : writable_bulk_now(c);
+    return bytes <= inline_bytes(c) ? writable_inline_now(c)
+                                    : writable_bulk_now(c);
   });
 }
 
@@ -1251,7 +1254,7 @@ bool scatter_now(Comm& c, const Layout& send, const Layout& recv, int root,
   const std::size_t total = recv.bytes;  // per member
   const auto members = static_cast<std::size_t>(c.size);
   if (total >
-          std::max<std::size_t>(1, round_bytes(total * members) / members) ||
+          std::max<std::size_t>(1, round_bytes(c, total * members) / members) ||
       descriptor_round(total)) {
     return false;  // more than scatter()'s one round, or its direct path
   }
@@ -1326,7 +1329,7 @@ bool reduce_scatter_block_now(Comm& c, const Layout& send, const Layout& recv,
   const Unit unit = unit_of(type, op, count);
   const std::size_t size = unit.type.packed;
   const auto members = static_cast<std::size_t>(c.size);
-  const std::size_t per_round = units_per_round(unit.count, size, members);
+  const std::size_t per_round = units_per_round(c, unit.count, size, members);
   if (per_round < unit.count || recv.map != nullptr ||
       descriptor_round(unit.count * size)) {
     return false;  // not reduce_scatter()'s one round, or a fold buffer
@@ -1356,7 +1359,7 @@ bool scan_now(Comm& c, const Layout& send, const Layout& recv,
   const Unit unit = unit_of(type, op, count);
   const std::size_t bytes = unit.count * unit.type.packed;
   if (bytes > kBulk || recv.map != nullptr ||
-      units_per_round(unit.count, unit.type.packed) < unit.count ||
+      units_per_round(c, unit.count, unit.type.packed) < unit.count ||
       scan_chains(c, bytes)) {
     return false;  // more than scan()'s one round, a folding buffer or a chain
   }
@@ -1451,7 +1454,7 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
   // alltoallv's rounds for blocks of this size: only one of them here, and
   // not its direct path.
   const bool small = alltoall_small_lane(c, block, others);
-  const std::size_t piece = small ? block : alltoall_piece(block, others);
+  const std::size_t piece = small ? block : alltoall_piece(c, block, others);
   if (block > piece || descriptor_round(block)) {
     return false;
   }

@@ -291,7 +291,7 @@ void wait_writable(Comm& comm) {
 std::byte* write_area(Comm& comm, std::size_t bytes) {
   const std::uint64_t next = comm.shared->round + 1;
   CollSlot& mine = member_slot(comm, comm.rank, next);
-  if (bytes <= kInline) {
+  if (bytes <= inline_bytes(comm)) {
     mine.where = 0;
     return mine.data;
   }
@@ -383,6 +383,10 @@ void publish_to(Comm& comm, int waiter) {
 
 bool core_per_member(const Comm& comm) {
   return static_cast<unsigned>(comm.size) <= mpi::state().engine->config().cpus;
+}
+
+std::size_t inline_bytes(const Comm& comm) {
+  return core_per_member(comm) ? kInlineFirstLine : kInline;
 }
 
 std::byte* write_small(Comm& comm) {

@@ -129,10 +129,26 @@ const std::byte* next_data_of(Comm& comm, int m);
 void publish_progress(Comm& comm, std::size_t bytes);
 std::size_t progress_of(Comm& comm, int m);
 
-// Bytes per round one member can write: inline capacity for small
-// operations, a bulk buffer otherwise.
+// Bytes per round one member can write: inline in its slot for small
+// operations, a bulk buffer otherwise. kInline is the slot's room;
+// inline_bytes() what a communicator's rounds put there.
 inline constexpr std::size_t kInline = scratch::CollSlot::kInlineBytes;
 inline constexpr std::size_t kBulk = scratch::kBulkBytes;
+// What fits in the line of the slot's round word.
+inline constexpr std::size_t kInlineFirstLine =
+    kCacheLineSize - offsetof(scratch::CollSlot, data);
+static_assert(kInlineFirstLine > 0 && kInlineFirstLine <= kInline);
+// With a core per member, rounds of more than kInlineFirstLine bytes go to
+// a bulk buffer, whose lines the writer owns ahead (own_next_bulk()); the
+// slot's further lines it took back from the readers one store at a time.
+// Owning those ahead too (tried) helped allgather and allreduce but not
+// bcast or scatter. At two ranks, 56-368 bytes: bcast 0.68-0.79 ->
+// 0.53-0.59 us, allreduce 0.61-0.74 -> 0.52-0.59, allgather 0.49-0.59 ->
+// 0.36-0.41. Members sharing cores keep the whole slot: a slot ring is 32
+// rounds deep where the bulk ring is 8, and members that only write (scan,
+// bcast) run ahead by that much (8 ranks on 2 cores, 56-368 bytes: scan
+// 2.0-2.7 us with the slot, 3.2-4.6 with bulk buffers).
+std::size_t inline_bytes(const Comm& comm);
 
 // The same for data that goes to a bulk buffer: rounds with bulk data take
 // this member's buffers in turn, so the next one was last written a ring's
@@ -147,8 +163,8 @@ bool writable_bulk_now(Comm& comm);
 // only write in a pattern; rounds where everyone reads use writable().
 inline auto writable_for(Comm& comm, std::size_t bytes) {
   return until([&comm, bytes] {
-    return bytes <= kInline ? writable_inline_now(comm)
-                            : writable_bulk_now(comm);
+    return bytes <= inline_bytes(comm) ? writable_inline_now(comm)
+                                       : writable_bulk_now(comm);
   });
 }
 
