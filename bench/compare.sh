@@ -26,6 +26,9 @@ usage: bench/compare.sh [options]
                    skips them): barrier, bcast, allreduce, alltoall
   --coll-ops LIST  the collectives of those runs (default the four above; also
                    gather, scatter, allgather, reduce_scatter_block, scan)
+  --coll-sizes LIST
+                   the sizes of those runs in bytes (default 8,1024,65536,
+                   1048576), e.g. 8,64,512,4096 to look between them
   --comm-np LIST   rank counts of the communicator-creation runs (default 2,4,8;
                    "none" skips them)
   --timeout S      limit of one program run in seconds (default 60, quick 30;
@@ -48,6 +51,7 @@ reps=""
 cores="0,1"
 coll_np="2,4,8"
 coll_ops=""
+coll_sizes=""
 comm_np="2,4,8"
 run_timeout=""
 out=""
@@ -65,6 +69,7 @@ while [[ $# -gt 0 ]]; do
     --cores) cores=$2; shift 2 ;;
     --coll-np) coll_np=$2; shift 2 ;;
     --coll-ops) coll_ops=$2; shift 2 ;;
+    --coll-sizes) coll_sizes=$2; shift 2 ;;
     --comm-np) comm_np=$2; shift 2 ;;
     --timeout) run_timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -196,7 +201,7 @@ tests=(
 # busy polling with 8 ranks on 2 cores ends within about 20 s per run.
 IFS=',' read -r -a coll_nps <<<"$coll_np"
 for n in ${coll_nps[@]+"${coll_nps[@]}"}; do
-  tests+=("coll$n|coll|$n|${coll_ops:+--ops $coll_ops}|")
+  tests+=("coll$n|coll|$n|${coll_ops:+--ops $coll_ops}${coll_sizes:+ --sizes $coll_sizes}|")
 done
 IFS=',' read -r -a comm_nps <<<"$comm_np"
 for n in ${comm_nps[@]+"${comm_nps[@]}"}; do
