@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/assert.hpp"
+
 namespace shmpi::contextid {
 
 std::unique_lock<std::mutex> Arbiter::lock() {
@@ -11,23 +13,58 @@ std::unique_lock<std::mutex> Arbiter::lock() {
                       : std::unique_lock<std::mutex>();
 }
 
-bool Arbiter::offer(Key key, std::span<std::uint32_t, kMaskWords> out) {
+Arbiter::Offered Arbiter::offer(Key key,
+                                std::span<std::uint32_t, kMaskWords> out,
+                                bool nonblocking, Reach reach) {
   auto guard = lock();
-  if (thread_safe_) {
+  std::fill(out.begin(), out.end(), 0u);
+  if (nonblocking) {
+    // Every process serves its nonblocking allocations lowest key first,
+    // so the lowest everywhere gets every member's offer (MPICH's scheme).
+    pending_nonblocking_.insert(key);
+    if (*pending_nonblocking_.begin() != key) {
+      return {};
+    }
+  } else if (thread_safe_) {
     pending_.insert(key);
     const bool free_or_mine = !owned_ || owner_ == key;
     if (!free_or_mine || *pending_.begin() != key) {
-      std::fill(out.begin(), out.end(), 0u);
-      return false;
+      return {};
     }
     owned_ = true;
     owner_ = key;
   }
-  std::copy(mask_.words().begin(), mask_.words().end(), out.begin());
-  return true;
+  const unsigned split = kMaskWords - kNonblockingWords;
+  const unsigned first = reach == Reach::kNonblocking ? split : 0;
+  const unsigned end = reach == Reach::kBlocking ? split : kMaskWords;
+  Offered offered;
+  offered.real = true;
+  Loan loan{key, {}};
+  for (unsigned w = first; w < end; ++w) {
+    const std::uint32_t free = mask_.words()[w];
+    loan.bits[w] = free & ~lent_[w];
+    offered.lent_out = offered.lent_out || loan.bits[w] != free;
+    out[w] = loan.bits[w];
+    lent_[w] |= loan.bits[w];
+  }
+  loans_.push_back(loan);
+  return offered;
+}
+
+void Arbiter::give_back(Key key) {
+  for (auto it = loans_.begin(); it != loans_.end(); ++it) {
+    if (it->key == key) {
+      for (unsigned w = 0; w < kMaskWords; ++w) {
+        lent_[w] &= ~it->bits[w];
+      }
+      loans_.erase(it);
+      return;
+    }
+  }
 }
 
 void Arbiter::drop(Key key) {
+  give_back(key);
   if (owned_ && owner_ == key) {
     owned_ = false;
   }
@@ -36,10 +73,13 @@ void Arbiter::drop(Key key) {
 void Arbiter::commit(Key key, std::span<const ContextId> ids) {
   auto guard = lock();
   for (ContextId id : ids) {
-    mask_.allocate(id);
+    // Agreed from this round's loan, which no other round could take.
+    const bool was_free = mask_.allocate(id);
+    SHMPI_ASSERT(was_free, "an agreed context ID was free and lent");
   }
   drop(key);
   pending_.erase(key);
+  pending_nonblocking_.erase(key);
 }
 
 void Arbiter::retry(Key key) {
@@ -51,6 +91,7 @@ void Arbiter::abandon(Key key) {
   auto guard = lock();
   drop(key);
   pending_.erase(key);
+  pending_nonblocking_.erase(key);
 }
 
 void Arbiter::release(ContextId id) {

@@ -130,8 +130,12 @@ int dup_intracomm(Comm& parent, Comm** out, const char** why);
 // that MPI_Comm_idup can run it from the progress engine.
 class DupRound {
  public:
-  enum class Outcome { kDone, kRetry, kNoId, kNoMemory };
-  explicit DupRound(Comm& parent);
+  // kWiden: no ID common to every member within the round's reach; the
+  // next round should offer the whole mask (contextid/arbiter.hpp).
+  enum class Outcome { kDone, kRetry, kWiden, kNoId, kNoMemory };
+  // `nonblocking`: run from the progress engine (MPI_Comm_idup), so other
+  // creations on this process may start while it waits.
+  DupRound(Comm& parent, bool nonblocking, contextid::Arbiter::Reach reach);
   ~DupRound();
   DupRound(const DupRound&) = delete;
   DupRound& operator=(const DupRound&) = delete;
@@ -143,6 +147,8 @@ class DupRound {
   Comm& parent_;
   contextid::Arbiter::Key key_;
   bool leader_;
+  bool nonblocking_;
+  contextid::Arbiter::Reach reach_;
   int next_member_ = 0;
 };
 int outcome_class(DupRound::Outcome outcome);
@@ -159,13 +165,14 @@ int attach_block(Comm& comm, bool wait, const char** why);
 struct GroupOffer {
   std::uint32_t mask[contextid::kMaskWords];
   std::uint32_t all_real;     // every member offered its real mask
+  std::uint32_t lent_out;     // some member left out IDs lent elsewhere
   std::uint32_t no_free;      // some member has no free ID at all
   std::int32_t high;          // the group's high argument
   std::uint32_t lowest_slot;  // segment slot of the group's lowest member
   std::uint64_t generation;   // that member's number for the merged block
 };
 int merge_offer_round(Comm& local, int high, std::uint32_t tag,
-                      GroupOffer* out);
+                      contextid::Arbiter::Reach reach, GroupOffer* out);
 // Ends the allocation merge_offer_round began: commit `id` (0 with
 // `ok` false: abandon, or with `retry` try again).
 void settle_merge(Comm& local, std::uint32_t tag, bool ok, bool retry,

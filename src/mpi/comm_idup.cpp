@@ -24,6 +24,9 @@ struct IdupTask {
   bool keep_hints;
   Hints hints;
   std::unique_ptr<DupRound> round;
+  // The nonblocking rounds' part of the mask first (contextid/arbiter.hpp),
+  // then all of it; every member widens after the same round.
+  contextid::Arbiter::Reach reach = contextid::Arbiter::Reach::kNonblocking;
 
   void complete(int error) {
     request->status = p2p::Status{};
@@ -64,7 +67,7 @@ struct IdupTask {
       if (!coll::writable_now(*parent)) {
         return false;  // a member still reads our slot of the last round
       }
-      round = std::make_unique<DupRound>(*parent);
+      round = std::make_unique<DupRound>(*parent, true, reach);
       round->start();
     }
     if (!round->arrived()) {
@@ -72,8 +75,12 @@ struct IdupTask {
     }
     const char* why = "";
     const DupRound::Outcome outcome = round->finish(&why);
-    if (outcome == DupRound::Outcome::kRetry) {
-      round = std::make_unique<DupRound>(*parent);
+    if (outcome == DupRound::Outcome::kRetry ||
+        outcome == DupRound::Outcome::kWiden) {
+      if (outcome == DupRound::Outcome::kWiden) {
+        reach = contextid::Arbiter::Reach::kAll;
+      }
+      round = std::make_unique<DupRound>(*parent, true, reach);
       round->start();
       return false;
     }

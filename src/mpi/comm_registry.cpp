@@ -299,6 +299,8 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
   contextid::Arbiter& ids = arbiter();
   // The generation this member would give a group it ends up leading.
   const std::uint64_t generation = joins ? take_generations(1) : 0;
+  // Blocking rounds' part of the mask, then all of it (arbiter.hpp).
+  contextid::Arbiter::Reach reach = contextid::Arbiter::Reach::kBlocking;
   for (;;) {
     MemberSlot& mine = next_slot(parent);
     mine.color = joins ? color : -1;
@@ -318,9 +320,16 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
     if (from_reserve) {
       // No mask: the ID comes from the reserve.
     } else if (joins) {
-      if (!ids.offer(akey, std::span<std::uint32_t, contextid::kMaskWords>(
-                               mine.mask, contextid::kMaskWords))) {
+      const contextid::Arbiter::Offered offered =
+          ids.offer(akey,
+                    std::span<std::uint32_t, contextid::kMaskWords>(
+                        mine.mask, contextid::kMaskWords),
+                    false, reach);
+      if (!offered.real) {
         mine.flags &= ~slot_flags::kRealMask;
+      }
+      if (offered.lent_out) {
+        mine.flags |= slot_flags::kLentOut;
       }
     } else {
       std::fill(std::begin(mine.mask), std::end(mine.mask), 0xffffffffu);
@@ -336,12 +345,14 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
     };
     bool all_real = true;
     bool any_joins = false;
+    bool any_lent_out = false;
     std::vector<const std::uint32_t*> masks;
     masks.reserve(static_cast<std::size_t>(parent.size));
     for (int m = 0; m < parent.size; ++m) {
       const MemberSlot& s = slot_of(m);
       all_real = all_real && (s.flags & slot_flags::kRealMask) != 0;
       any_joins = any_joins || (s.flags & slot_flags::kJoins) != 0;
+      any_lent_out = any_lent_out || (s.flags & slot_flags::kLentOut) != 0;
       masks.push_back(s.mask);
     }
     ContextId reserved_id = 0;
@@ -382,6 +393,20 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
     std::vector<ContextId> agreed = from_reserve
                                         ? std::vector<ContextId>{reserved_id}
                                         : contextid::agree(masks, want);
+    if (agreed.empty() &&
+        (any_lent_out || reach != contextid::Arbiter::Reach::kAll)) {
+      // Some member's free IDs are lent to its other rounds (an idup's):
+      // try again once they are back. Or nothing common in the blocking
+      // rounds' part: try the whole mask.
+      if (joins) {
+        ids.retry(akey);
+      }
+      if (!any_lent_out) {
+        reach = contextid::Arbiter::Reach::kAll;
+      }
+      ::sched_yield();
+      continue;
+    }
     if (agreed.empty()) {
       if (joins) {
         ids.abandon(akey);
@@ -475,7 +500,7 @@ Comm* make_intracomm(const Comm& parent, const SplitResult& result) {
 }
 
 int merge_offer_round(Comm& local, int high, std::uint32_t tag,
-                      GroupOffer* out) {
+                      contextid::Arbiter::Reach reach, GroupOffer* out) {
   wait_pending(local);
   const char* why = "";
   if (int rc = attach_or_fail(local, &why); rc != MPI_SUCCESS) {
@@ -486,9 +511,16 @@ int merge_offer_round(Comm& local, int high, std::uint32_t tag,
   MemberSlot& mine = next_slot(local);
   mine.flags = slot_flags::kJoins;
   mine.free_ids = ids.free_count();
-  if (ids.offer(akey, std::span<std::uint32_t, contextid::kMaskWords>(
-                          mine.mask, contextid::kMaskWords))) {
+  const contextid::Arbiter::Offered offered =
+      ids.offer(akey,
+                std::span<std::uint32_t, contextid::kMaskWords>(
+                    mine.mask, contextid::kMaskWords),
+                false, reach);
+  if (offered.real) {
     mine.flags |= slot_flags::kRealMask;
+  }
+  if (offered.lent_out) {
+    mine.flags |= slot_flags::kLentOut;
   }
   mine.value[0] = take_generations(1);
   mine.color = high;
@@ -497,6 +529,7 @@ int merge_offer_round(Comm& local, int high, std::uint32_t tag,
   const std::uint64_t round = local.shared->round;
   std::fill(std::begin(out->mask), std::end(out->mask), 0xffffffffu);
   out->all_real = 1;
+  out->lent_out = 0;
   out->no_free = 0;
   out->high = 0;
   int lowest = 0;
@@ -507,6 +540,7 @@ int merge_offer_round(Comm& local, int high, std::uint32_t tag,
       out->mask[w] &= s.mask[w];
     }
     out->all_real &= (s.flags & slot_flags::kRealMask) != 0 ? 1u : 0u;
+    out->lent_out |= (s.flags & slot_flags::kLentOut) != 0 ? 1u : 0u;
     out->no_free |= s.free_ids == 0 ? 1u : 0u;
     out->high |= s.color != 0 ? 1 : 0;
     if (local.slots[static_cast<std::size_t>(m)] <
@@ -694,10 +728,13 @@ void block_barrier(Comm& comm) {
 // leader a run of generation numbers; the agreed IDs go to the parent's
 // reserve. Split in start() and finish() so that MPI_Comm_idup can run it
 // from progress().
-DupRound::DupRound(Comm& parent)
+DupRound::DupRound(Comm& parent, bool nonblocking,
+                   contextid::Arbiter::Reach reach)
     : parent_(parent),
       key_(arbiter_key(parent, 0)),
-      leader_(parent.rank == static_cast<int>(parent.shared->leader)) {}
+      leader_(parent.rank == static_cast<int>(parent.shared->leader)),
+      nonblocking_(nonblocking),
+      reach_(reach) {}
 
 DupRound::~DupRound() = default;
 
@@ -709,9 +746,16 @@ void DupRound::start() {
   mine.flags = slot_flags::kJoins;
   mine.free_ids = ids.free_count();
   mine.want_ids = mine.free_ids >= kBatchWhileFree ? kDupBatch : 1;
-  if (ids.offer(key_, std::span<std::uint32_t, contextid::kMaskWords>(
-                          mine.mask, contextid::kMaskWords))) {
+  const contextid::Arbiter::Offered offered =
+      ids.offer(key_,
+                std::span<std::uint32_t, contextid::kMaskWords>(
+                    mine.mask, contextid::kMaskWords),
+                nonblocking_, reach_);
+  if (offered.real) {
     mine.flags |= slot_flags::kRealMask;
+  }
+  if (offered.lent_out) {
+    mine.flags |= slot_flags::kLentOut;
   }
   mine.value[0] = leader_ ? take_generations(kDupBatch) : 0;
   publish(parent_, mine);
@@ -725,6 +769,7 @@ DupRound::Outcome DupRound::finish(const char** why) {
   const std::uint64_t round = parent_.shared->round;
   CommBlock* block = parent_.shared->block;
   bool all_real = true;
+  bool any_lent_out = false;
   unsigned want = kDupBatch;
   std::vector<const std::uint32_t*> masks;
   masks.reserve(static_cast<std::size_t>(parent_.size));
@@ -732,6 +777,7 @@ DupRound::Outcome DupRound::finish(const char** why) {
     const MemberSlot& s = block->slot(parent_.shared->slots,
                                       static_cast<std::uint32_t>(m), round);
     all_real = all_real && (s.flags & slot_flags::kRealMask) != 0;
+    any_lent_out = any_lent_out || (s.flags & slot_flags::kLentOut) != 0;
     want = std::min(want, s.want_ids);
     masks.push_back(s.mask);
   }
@@ -742,6 +788,14 @@ DupRound::Outcome DupRound::finish(const char** why) {
     return Outcome::kRetry;
   }
   std::vector<ContextId> agreed = contextid::agree(masks, want);
+  if (agreed.empty() && any_lent_out) {
+    ids.retry(key_);  // free IDs are lent to other rounds: once more
+    return Outcome::kRetry;
+  }
+  if (agreed.empty() && reach_ != contextid::Arbiter::Reach::kAll) {
+    ids.retry(key_);  // nothing common within reach: the whole mask next
+    return Outcome::kWiden;
+  }
   if (agreed.empty()) {
     ids.abandon(key_);
     *why = no_id_reason(parent_);
@@ -791,15 +845,21 @@ namespace {
 
 // Runs dup rounds until the parent's reserve has an agreed ID.
 int refill_reserve(Comm& parent, const char** why) {
+  // Blocking rounds' part of the mask, then all of it (arbiter.hpp).
+  contextid::Arbiter::Reach reach = contextid::Arbiter::Reach::kBlocking;
   while (reserve_empty(parent)) {
     if (int rc = attach_or_fail(parent, why); rc != MPI_SUCCESS) {
       return rc;
     }
-    DupRound round(parent);
+    DupRound round(parent, false, reach);
     round.start();
     state().engine->wait_until([&] { return round.arrived(); });
     const DupRound::Outcome outcome = round.finish(why);
-    if (outcome == DupRound::Outcome::kRetry) {
+    if (outcome == DupRound::Outcome::kRetry ||
+        outcome == DupRound::Outcome::kWiden) {
+      if (outcome == DupRound::Outcome::kWiden) {
+        reach = contextid::Arbiter::Reach::kAll;
+      }
       ::sched_yield();
       continue;
     }

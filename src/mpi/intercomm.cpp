@@ -293,15 +293,19 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
   Comm* lc = c->local_comm;
   // Decision the leaders reach and broadcast to their groups.
   struct Decision {
-    std::int32_t status;  // 0 ok, 1 retry, 2 no ID
+    std::int32_t status;  // 0 ok, 1 retry, 2 no ID, 3 retry on the whole mask
     std::uint32_t id;
     std::uint64_t generation;  // of the lowest slot of both groups
     std::int32_t local_first;
     std::int32_t no_free;
   };
+  // Blocking rounds' part of the mask, then all of it
+  // (contextid/arbiter.hpp).
+  contextid::Arbiter::Reach reach = contextid::Arbiter::Reach::kBlocking;
   for (;;) {
     GroupOffer mine{};
-    if (int rc = merge_offer_round(*lc, high, 1, &mine); rc != MPI_SUCCESS) {
+    if (int rc = merge_offer_round(*lc, high, 1, reach, &mine);
+        rc != MPI_SUCCESS) {
       return fail(c, rc, kFn, "no block for the local group's round");
     }
     Decision decision{};
@@ -315,7 +319,11 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
       } else {
         const std::uint32_t* masks[2] = {mine.mask, theirs.mask};
         std::vector<ContextId> ids = contextid::agree(masks, 1);
-        if (ids.empty()) {
+        if (ids.empty() && (mine.lent_out | theirs.lent_out) != 0) {
+          decision.status = 1;  // IDs lent to other rounds: once more
+        } else if (ids.empty() && reach != contextid::Arbiter::Reach::kAll) {
+          decision.status = 3;
+        } else if (ids.empty()) {
           decision.status = 2;
           decision.no_free =
               static_cast<std::int32_t>(mine.no_free | theirs.no_free);
@@ -331,8 +339,11 @@ extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
                                  : (mine.high == 0 ? 1 : 0);
     }
     bcast_tree(lc, &decision, sizeof decision, 0);
-    if (decision.status == 1) {
+    if (decision.status == 1 || decision.status == 3) {
       settle_merge(*lc, 1, false, true, 0);
+      if (decision.status == 3) {
+        reach = contextid::Arbiter::Reach::kAll;
+      }
       continue;
     }
     if (decision.status == 2) {

@@ -66,6 +66,9 @@ namespace slot_flags {
 inline constexpr std::uint32_t kRealMask = 1;  // mask is this process's
 inline constexpr std::uint32_t kJoins = 2;     // takes part in the result
 inline constexpr std::uint32_t kError = 4;     // local argument error
+// The mask left out free IDs lent to other rounds of this process (see
+// contextid/arbiter.hpp): an empty AND means "try again", not "none left".
+inline constexpr std::uint32_t kLentOut = 8;
 }  // namespace slot_flags
 
 struct alignas(kFalseSharingRange) BlockHeader {

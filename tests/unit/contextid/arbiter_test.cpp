@@ -44,7 +44,7 @@ TEST(Agree, EmptyAndGivesNothing) {
 TEST(Arbiter, SingleThreadedAlwaysOffers) {
   Arbiter arbiter;
   Words out{};
-  EXPECT_TRUE(arbiter.offer(1, out));
+  EXPECT_TRUE(arbiter.offer(1, out, false, Arbiter::Reach::kAll));
   EXPECT_EQ(out[0], 0xfffffff8u);
   const std::uint32_t* masks[] = {out.data()};
   std::vector<ContextId> ids = agree(masks, 1);
@@ -59,18 +59,97 @@ TEST(Arbiter, LowestPendingKeyOwnsTheMask) {
   arbiter.set_thread_safe(true);
   Words out{};
   // Key 7 asks first and gets the mask.
-  EXPECT_TRUE(arbiter.offer(7, out));
+  EXPECT_TRUE(arbiter.offer(7, out, false, Arbiter::Reach::kAll));
   // Key 3 is lower but 7 holds the mask during its round.
-  EXPECT_FALSE(arbiter.offer(3, out));
+  EXPECT_FALSE(arbiter.offer(3, out, false, Arbiter::Reach::kAll));
   EXPECT_EQ(out[0], 0u) << "a non-owner offers zeros";
   arbiter.retry(7);
   // Between rounds the lowest pending key (3) wins, 7 must wait.
-  EXPECT_FALSE(arbiter.offer(7, out));
-  EXPECT_TRUE(arbiter.offer(3, out));
+  EXPECT_FALSE(arbiter.offer(7, out, false, Arbiter::Reach::kAll));
+  EXPECT_TRUE(arbiter.offer(3, out, false, Arbiter::Reach::kAll));
   arbiter.commit(3, std::vector<ContextId>{from_mask_index(31)});
-  EXPECT_TRUE(arbiter.offer(7, out));
+  EXPECT_TRUE(arbiter.offer(7, out, false, Arbiter::Reach::kAll));
   EXPECT_EQ(out[0] >> 31, 0u) << "the committed ID is gone";
   arbiter.abandon(7);
+}
+
+// An MPI_Comm_idup's round and a blocking creation's round in flight at
+// once on one process, in either order: they never get the same IDs, and
+// neither holds the other's part of the mask (each may have to finish
+// while the other waits for its members).
+TEST(Arbiter, OverlappingRoundsKeepToTheirParts) {
+  constexpr unsigned kSplit = kMaskWords - Arbiter::kNonblockingWords;
+  Arbiter arbiter;
+  Words idup{}, blocking{};
+  const Arbiter::Offered first =
+      arbiter.offer(1, idup, true, Arbiter::Reach::kNonblocking);
+  EXPECT_TRUE(first.real);
+  EXPECT_FALSE(first.lent_out);
+  EXPECT_EQ(idup[0], 0u);
+  EXPECT_EQ(idup[kSplit], 0xffffffffu);
+  const Arbiter::Offered second =
+      arbiter.offer(2, blocking, false, Arbiter::Reach::kBlocking);
+  EXPECT_TRUE(second.real);
+  EXPECT_FALSE(second.lent_out);
+  EXPECT_EQ(blocking[0], 0xfffffff8u);
+  EXPECT_EQ(blocking[kSplit], 0u);
+  // Either may finish first.
+  const std::uint32_t* b_masks[] = {blocking.data()};
+  const std::uint32_t* i_masks[] = {idup.data()};
+  arbiter.commit(2, agree(b_masks, 1));
+  arbiter.commit(1, agree(i_masks, 1));  // asserts the ID was still free
+  EXPECT_EQ(arbiter.free_count(), 2043u);
+}
+
+TEST(Arbiter, LentBitsAreLeftOutOfTheWholeMask) {
+  Arbiter arbiter;
+  Words first{}, second{};
+  EXPECT_TRUE(arbiter.offer(1, first, true, Arbiter::Reach::kAll).real);
+  const Arbiter::Offered offered =
+      arbiter.offer(2, second, false, Arbiter::Reach::kAll);
+  EXPECT_TRUE(offered.real);
+  EXPECT_TRUE(offered.lent_out) << "an empty agreement is no proof";
+  EXPECT_EQ(second, Words{}) << "everything free is lent to round 1";
+  arbiter.retry(2);
+  const std::uint32_t* masks[] = {first.data()};
+  const std::vector<ContextId> ids = agree(masks, 4);
+  arbiter.commit(1, ids);
+  // Round 1's loan is back, less the IDs it took.
+  const Arbiter::Offered again =
+      arbiter.offer(2, second, false, Arbiter::Reach::kAll);
+  EXPECT_FALSE(again.lent_out);
+  EXPECT_EQ(second[0], 0xfffffff8u & ~0xf0000000u);
+  arbiter.abandon(2);
+}
+
+TEST(Arbiter, NonblockingRoundsTakeTurnsLowestKeyFirst) {
+  Arbiter arbiter;
+  Words out{};
+  EXPECT_TRUE(arbiter.offer(7, out, true, Arbiter::Reach::kNonblocking).real);
+  arbiter.retry(7);
+  EXPECT_FALSE(arbiter.offer(8, out, true, Arbiter::Reach::kNonblocking).real)
+      << "7 is still pending and lower";
+  EXPECT_EQ(out, Words{});
+  arbiter.retry(8);
+  EXPECT_TRUE(arbiter.offer(7, out, true, Arbiter::Reach::kNonblocking).real);
+  arbiter.abandon(7);
+  arbiter.abandon(8);
+}
+
+TEST(Arbiter, AnExhaustedMaskIsRealAndEmpty) {
+  Arbiter arbiter;
+  Words out{};
+  for (unsigned i = 0; i < 2045; ++i) {
+    ASSERT_TRUE(arbiter.offer(1, out, false, Arbiter::Reach::kAll).real);
+    const std::uint32_t* masks[] = {out.data()};
+    arbiter.commit(1, agree(masks, 1));
+  }
+  const Arbiter::Offered offered =
+      arbiter.offer(1, out, false, Arbiter::Reach::kAll);
+  EXPECT_TRUE(offered.real);
+  EXPECT_FALSE(offered.lent_out) << "an empty agreement means none left";
+  EXPECT_EQ(out, Words{});
+  arbiter.abandon(1);
 }
 
 // Threads of two simulated processes allocate through rounds at once; no
@@ -90,8 +169,8 @@ TEST(Arbiter, ConcurrentAllocationsNeverShareAnId) {
       for (int i = 0; i < kPerThread; ++i) {
         for (;;) {
           Words a{}, b{};
-          const bool real_p = p.offer(key, a);
-          const bool real_q = q.offer(key, b);
+          const bool real_p = p.offer(key, a, false, Arbiter::Reach::kAll).real;
+          const bool real_q = q.offer(key, b, false, Arbiter::Reach::kAll).real;
           if (!real_p || !real_q) {
             p.retry(key);
             q.retry(key);
