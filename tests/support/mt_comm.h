@@ -102,6 +102,32 @@ static inline void mt_check_members_at(const char* file, int line,
 #define MT_CHECK_MEMBERS(comm, expected, n, what) \
   mt_check_members_at(__FILE__, __LINE__, (comm), (expected), (n), (what))
 
+// Checks with an MPI_Allgather of the callers' world ranks that the rank
+// order of comm (an intracommunicator) is expected[0..n) (world ranks).
+static inline void mt_check_gathered_order_at(const char* file, int line,
+                                              MPI_Comm comm,
+                                              const int* expected, int n,
+                                              const char* what) {
+  const int me = mt_rank();
+  int got[kMtMaxMembers];
+  const int rc = MPI_Allgather(&me, 1, MPI_INT, got, 1, MPI_INT, comm);
+  if (rc != MPI_SUCCESS) {
+    mt_fail_at(file, line, "%s: MPI_Allgather returned %s", what,
+               mt_error_string(rc));
+  }
+  for (int i = 0; i < n; ++i) {
+    if (got[i] != expected[i]) {
+      mt_fail_at(file, line,
+                 "%s: MPI_Allgather of the world ranks: rank %d is world "
+                 "rank %d, expected %d (expected order [%s])",
+                 what, i, got[i], expected[i], mt_rank_list(expected, n));
+    }
+  }
+}
+#define MT_CHECK_GATHERED_ORDER(comm, expected, n, what)                  \
+  mt_check_gathered_order_at(__FILE__, __LINE__, (comm), (expected), (n), \
+                             (what))
+
 // Point-to-point on an intracommunicator whose members (world ranks, in rank
 // order) are members[0..n): a ring on tag, each rank receiving from its left
 // neighbour with MPI_ANY_TAG, then every rank sends to rank 0 on tag + 1,

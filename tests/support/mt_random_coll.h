@@ -67,6 +67,19 @@ static inline int mt_pick(uint64_t* state, int n) {
   return (int)mt_random_below(state, (unsigned)n);
 }
 
+// A random order of 0..n-1.
+static inline void mt_shuffle(uint64_t* state, int* out, int n) {
+  for (int i = 0; i < n; ++i) {
+    out[i] = i;
+  }
+  for (int i = n - 1; i > 0; --i) {
+    const int j = mt_pick(state, i + 1);
+    const int t = out[i];
+    out[i] = out[j];
+    out[j] = t;
+  }
+}
+
 // x -> a x + b (mod 256), a odd, packed as a << 8 | b. Composition is
 // associative and not commutative: the reduction order shows.
 static inline int mt_affine8_compose(int first, int second) {

@@ -38,6 +38,7 @@
 //
 // usage: random_inter [SEED [STEPS]]  (2 ranks or more)
 
+#include "mt_comm.h"
 #include "mt_random_coll.h"
 
 enum {
@@ -551,19 +552,6 @@ static void finish(void* record) {
 
 // ---- the intercommunicators ----
 
-// A random order of 0..n-1.
-static void shuffle(uint64_t* state, int* out, int n) {
-  for (int i = 0; i < n; ++i) {
-    out[i] = i;
-  }
-  for (int i = n - 1; i > 0; --i) {
-    const int j = mt_pick(state, i + 1);
-    const int t = out[i];
-    out[i] = out[j];
-    out[j] = t;
-  }
-}
-
 // Checks that `group` holds the world ranks `want`, in order.
 static void check_group(const Inter* in, MPI_Group group, const int* want,
                         int n, const char* which) {
@@ -666,11 +654,11 @@ static void make_inters(uint64_t* state) {
     // that their leaders are not rank 0.
     const int first = k == 3 && np >= 4 ? 2 + mt_pick(state, np - 3)
                                         : 1 + mt_pick(state, np - 1);
-    shuffle(state, order, np);
+    mt_shuffle(state, order, np);
     for (int i = 0; i < np; ++i) {
       color[order[i]] = i < first ? 0 : 1;
     }
-    shuffle(state, key, np);
+    mt_shuffle(state, key, np);
     if (k == 2) {
       for (int w = 0; w < np; ++w) {
         key[w] = np - 1 - w;
@@ -717,15 +705,9 @@ static void check_merge(uint64_t* state) {
   MT_CHECK(rank == want_rank && size == n,
            "merge of %s (group %d high): rank %d of %d, expected %d of %d",
            in->how, high, rank, size, want_rank, n);
-  const int world = mt_rank();
-  int got[kMaxRanks];
-  MT_CHECK_MPI(MPI_Allgather(&world, 1, MPI_INT, got, 1, MPI_INT, merged));
-  for (int r = 0; r < n; ++r) {
-    MT_CHECK(got[r] == order[r],
-             "merge of %s (group %d high): rank %d is world rank %d, "
-             "expected %d",
-             in->how, high, r, got[r], order[r]);
-  }
+  char what[128];
+  snprintf(what, sizeof what, "merge of %s (group %d high)", in->how, high);
+  MT_CHECK_GATHERED_ORDER(merged, order, n, what);
   int send[kCount], recv[kCount];
   for (int i = 0; i < kCount; ++i) {
     send[i] = mt_input(kMtAffine, -1, rank, i);
