@@ -279,6 +279,24 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   arbiter().set_thread_safe(s.thread_multiple);
 }
 
+namespace {
+
+// Offers this process's mask to allocation `key` in `slot` and flags what
+// went there (kRealMask, kLentOut; contextid/arbiter.hpp).
+void offer_into(MemberSlot& slot, contextid::Arbiter::Key key, bool nonblocking,
+                contextid::Arbiter::Reach reach) {
+  const contextid::Arbiter::Offered offered =
+      arbiter().offer(key,
+                      std::span<std::uint32_t, contextid::kMaskWords>(
+                          slot.mask, contextid::kMaskWords),
+                      nonblocking, reach);
+  slot.flags &= ~(slot_flags::kRealMask | slot_flags::kLentOut);
+  slot.flags |= (offered.real ? slot_flags::kRealMask : 0u) |
+                (offered.lent_out ? slot_flags::kLentOut : 0u);
+}
+
+}  // namespace
+
 int split_round(Comm& parent, int color, int key, std::uint32_t tag,
                 SplitResult* out, const char** why) {
   wait_pending(parent);
@@ -320,17 +338,7 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
     if (from_reserve) {
       // No mask: the ID comes from the reserve.
     } else if (joins) {
-      const contextid::Arbiter::Offered offered =
-          ids.offer(akey,
-                    std::span<std::uint32_t, contextid::kMaskWords>(
-                        mine.mask, contextid::kMaskWords),
-                    false, reach);
-      if (!offered.real) {
-        mine.flags &= ~slot_flags::kRealMask;
-      }
-      if (offered.lent_out) {
-        mine.flags |= slot_flags::kLentOut;
-      }
+      offer_into(mine, akey, false, reach);
     } else {
       std::fill(std::begin(mine.mask), std::end(mine.mask), 0xffffffffu);
     }
@@ -511,17 +519,7 @@ int merge_offer_round(Comm& local, int high, std::uint32_t tag,
   MemberSlot& mine = next_slot(local);
   mine.flags = slot_flags::kJoins;
   mine.free_ids = ids.free_count();
-  const contextid::Arbiter::Offered offered =
-      ids.offer(akey,
-                std::span<std::uint32_t, contextid::kMaskWords>(
-                    mine.mask, contextid::kMaskWords),
-                false, reach);
-  if (offered.real) {
-    mine.flags |= slot_flags::kRealMask;
-  }
-  if (offered.lent_out) {
-    mine.flags |= slot_flags::kLentOut;
-  }
+  offer_into(mine, akey, false, reach);
   mine.value[0] = take_generations(1);
   mine.color = high;
   publish(local, mine);
@@ -746,17 +744,7 @@ void DupRound::start() {
   mine.flags = slot_flags::kJoins;
   mine.free_ids = ids.free_count();
   mine.want_ids = mine.free_ids >= kBatchWhileFree ? kDupBatch : 1;
-  const contextid::Arbiter::Offered offered =
-      ids.offer(key_,
-                std::span<std::uint32_t, contextid::kMaskWords>(
-                    mine.mask, contextid::kMaskWords),
-                nonblocking_, reach_);
-  if (offered.real) {
-    mine.flags |= slot_flags::kRealMask;
-  }
-  if (offered.lent_out) {
-    mine.flags |= slot_flags::kLentOut;
-  }
+  offer_into(mine, key_, nonblocking_, reach_);
   mine.value[0] = leader_ ? take_generations(kDupBatch) : 0;
   publish(parent_, mine);
   next_member_ = 0;

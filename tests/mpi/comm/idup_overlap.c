@@ -27,6 +27,17 @@ enum { kComms = 4 };
 static int rank;
 static int size;
 
+// Whether this rank is rank 0 of `comm` (which receives there); its size.
+static int receives_on(MPI_Comm comm, int* size_out) {
+  int crank = -1;
+  if (comm == MPI_COMM_NULL) {
+    return 0;
+  }
+  MPI_Comm_size(comm, size_out);
+  MPI_Comm_rank(comm, &crank);
+  return crank == 0;
+}
+
 // One message from every rank to rank 0 on each communicator (those this
 // rank holds), receives posted on all of them first: each must arrive on
 // the communicator it was sent on.
@@ -36,13 +47,7 @@ static void check_isolation(MPI_Comm* comms, const char** names, int n) {
   int posted = 0;
   for (int k = 0; k < n; ++k) {
     int csize = 0;
-    int crank = 0;
-    if (comms[k] == MPI_COMM_NULL) {
-      continue;
-    }
-    MPI_Comm_size(comms[k], &csize);
-    MPI_Comm_rank(comms[k], &crank);
-    if (crank == 0) {
+    if (receives_on(comms[k], &csize)) {
       for (int s = 0; s < csize; ++s) {
         in[k][s] = -1;
         MT_CHECK_MPI(MPI_Irecv(&in[k][s], 1, MPI_INT, MPI_ANY_SOURCE, 7,
@@ -60,13 +65,7 @@ static void check_isolation(MPI_Comm* comms, const char** names, int n) {
   MT_CHECK_MPI(MPI_Waitall(posted, reqs, MPI_STATUSES_IGNORE));
   for (int k = 0; k < n; ++k) {
     int csize = 0;
-    int crank = 0;
-    if (comms[k] == MPI_COMM_NULL) {
-      continue;
-    }
-    MPI_Comm_size(comms[k], &csize);
-    MPI_Comm_rank(comms[k], &crank);
-    for (int s = 0; crank == 0 && s < csize; ++s) {
+    for (int s = 0; receives_on(comms[k], &csize) && s < csize; ++s) {
       MT_CHECK(in[k][s] / 1000 == k,
                "a message sent on communicator %d (%s) arrived on %d (%s)",
                in[k][s] / 1000, names[in[k][s] / 1000], k, names[k]);
