@@ -88,9 +88,14 @@ bool allgather_small_lane(const Comm& c, std::size_t most) {
 // Alltoall's round: a member's area holds one piece per other member, in
 // rank order with its own skipped. The piece size for blocks of up to
 // `most` bytes, and where member `of`'s piece is in member `in`'s area.
+// Blocks that fit one round sit side by side: a round's data then takes
+// as few lines as it can, beside the round word when it fits there, and
+// the lines a writer owns ahead (own_next_bulk(), from the buffer's start)
+// are the ones it writes.
 std::size_t alltoall_piece(const Comm& c, std::size_t most,
                            std::size_t others) {
-  return std::max<std::size_t>(1, round_bytes(c, most * others) / others);
+  const std::size_t room = round_bytes(c, most * others) / others;
+  return std::max<std::size_t>(1, std::min(most, room));
 }
 std::size_t piece_index(std::size_t of, std::size_t in) {
   return of < in ? of : of - 1;
@@ -141,11 +146,13 @@ Unit unit_of(const TypeArg& type, const OpArg& op, std::size_t count) {
 }
 
 // Units per round per member for `units` units of `size` bytes, and at most
-// `share` of a round's buffer (1/n for per-destination pieces).
+// `share` of a round's buffer (1/n for per-destination pieces). No more
+// than `units`: per-destination pieces then sit side by side, as
+// alltoall_piece() says.
 std::size_t units_per_round(const Comm& c, std::size_t units, std::size_t size,
                             std::size_t share = 1) {
   const std::size_t capacity = round_bytes(c, units * size * share) / share;
-  return std::max<std::size_t>(1, capacity / size);
+  return std::max<std::size_t>(1, std::min(units, capacity / size));
 }
 
 // acc = x0 op x1 op ... op x(last) over members first..last, for `n` units
@@ -778,8 +785,9 @@ Task scatterv(Comm& c, Blocks send_blocks, Layout recv, int root,
     co_return;
   }
   const auto members = static_cast<std::size_t>(c.size);
-  const std::size_t piece =
-      std::max<std::size_t>(1, round_bytes(c, most * members) / members);
+  // Side by side when they fit one round (alltoall_piece()).
+  const std::size_t piece = std::max<std::size_t>(
+      1, std::min(most, round_bytes(c, most * members) / members));
   for (std::size_t at = 0; at < most; at += piece) {
     if (c.rank == root) {
       co_await writable_for(c, piece * members);  // as scatter's root
