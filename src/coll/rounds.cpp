@@ -471,6 +471,13 @@ const std::byte* member_heap_data(std::uint64_t offset) {
 
 }  // namespace
 
+void prefetch_slots(Comm& comm, int first, int last, std::uint64_t ahead) {
+  const std::uint64_t r = comm.shared->round + ahead;
+  for (int m = first; m <= last; ++m) {
+    __builtin_prefetch(&member_slot(comm, m, r), 0, 3);
+  }
+}
+
 const std::byte* data_of(Comm& comm, int m) {
   const std::uint64_t round = comm.shared->round;
   if (comm.shared->small_round == round) {

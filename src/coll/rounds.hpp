@@ -108,6 +108,13 @@ struct AllArrived {
 };
 inline auto all_arrived(Comm& comm) { return until(AllArrived{&comm}); }
 
+// Asks for the slot lines (round word and inline data) of members
+// first..last for the round `ahead` rounds past the current one, to read.
+// For a member that reads lower members' slots round after round while
+// they run ahead (a scan): their next slots are then on the way before it
+// looks. Two rounds ahead: a line the writer has not filled yet comes
+// back with its write, so one fetch more, not a wait.
+void prefetch_slots(Comm& comm, int first, int last, std::uint64_t ahead);
 // Member m's data of the current round (valid after arrived(m)).
 const std::byte* data_of(Comm& comm, int m);
 // The same for the next round, which this member has not published yet:
