@@ -449,7 +449,8 @@ PerMember blocks_of(const void* buffer, CountArray counts, CountArray displs,
   return PerMember{buffer, 0, counts, displs, type, false};
 }
 
-// Checks `side` in the standard's order and makes its n blocks.
+// Checks `side` in the standard's order and makes its n blocks, if
+// `blocks`.
 int check_per_member(Comm* c, const PerMember& side, int n,
                      const char* counts_name, TypeArg* arg, Blocks* blocks,
                      const char* fn) {
@@ -461,7 +462,28 @@ int check_per_member(Comm* c, const PerMember& side, int n,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  *blocks = uniform_blocks(*arg, side.buffer, side.count, n);
+  if (blocks != nullptr) {
+    *blocks = uniform_blocks(*arg, side.buffer, side.count, n);
+  }
+  return MPI_SUCCESS;
+}
+
+// The root's side of an intracommunicator gather or scatter: checked, and
+// its blocks made only for the v forms. The fixed-size forms move one
+// contiguous buffer, and building their blocks took a heap allocation per
+// call on the root (8-byte MPI_Scatter at two ranks, medians of 7
+// alternations: 0.551 -> 0.532 us, within the noise). Sets *root_bytes to
+// the size of the root's own block.
+int check_root_side(Comm* c, const PerMember& side, const char* counts_name,
+                    int root, TypeArg* arg, Blocks* blocks,
+                    std::size_t* root_bytes, const char* fn) {
+  if (int rc = check_per_member(c, side, c->size, counts_name, arg,
+                                side.uniform ? nullptr : blocks, fn);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  *root_bytes = side.uniform ? arg->bytes(static_cast<std::size_t>(side.count))
+                             : (*blocks)[static_cast<std::size_t>(root)].bytes;
   return MPI_SUCCESS;
 }
 
@@ -518,12 +540,11 @@ int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
   }
   std::size_t mine = 0;
   if (is_root) {
-    if (int rc = check_per_member(c, recv, c->size, "recvcounts", &rtype,
-                                  &blocks, call.fn);
+    if (int rc = check_root_side(c, recv, "recvcounts", root, &rtype, &blocks,
+                                 &mine, call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
-    mine = blocks[static_cast<std::size_t>(root)].bytes;
     const std::size_t sent = stype.bytes(static_cast<std::size_t>(sendcount));
     if (!in_place && sent != mine) {
       return size_mismatch(c, sent, mine, call.fn);
@@ -601,12 +622,11 @@ int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
   }
   std::size_t mine = 0;
   if (is_root) {
-    if (int rc = check_per_member(c, send, c->size, "sendcounts", &stype,
-                                  &blocks, call.fn);
+    if (int rc = check_root_side(c, send, "sendcounts", root, &stype, &blocks,
+                                 &mine, call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
-    mine = blocks[static_cast<std::size_t>(root)].bytes;
   }
   Layout recv = send.uniform ? Layout{nullptr, mine, nullptr} : Layout{};
   if (!in_place) {
