@@ -28,12 +28,23 @@ namespace detail {
 [[gnu::always_inline]] inline int check_common(const void* buf, MPI_Count count,
                                                MPI_Datatype type, MPI_Comm comm,
                                                const char* function,
-                                               Operation* op) noexcept {
+                                               Operation* op,
+                                               int own_dest = -1) noexcept {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
   }
   if (int rc = check_comm(comm, &op->comm, function); rc != MPI_SUCCESS) {
     return rc;
+  }
+  // A send's ring cell is asked for as soon as the peer is known, before
+  // the other checks, so that taking its line from the receiver overlaps
+  // them. Ping-pong one way, medians of 10-16 alternations: 8-32 bytes
+  // 0.268 -> 0.258 us, 64 bytes 0.345 -> 0.323. Only a rank in range: the
+  // checks below still report a bad one.
+  if (own_dest >= 0 &&
+      static_cast<std::size_t>(own_dest) < op->comm->slots.size()) {
+    state().engine->own_next_cell(
+        op->comm->slots[static_cast<std::size_t>(own_dest)]);
   }
   if (int rc = check_count(op->comm, count, function); rc != MPI_SUCCESS) {
     return rc;
@@ -60,7 +71,8 @@ namespace detail {
 [[gnu::always_inline]] inline int check_operation(
     bool receive, const void* buf, MPI_Count count, MPI_Datatype type, int peer,
     int tag, MPI_Comm comm, const char* function, Operation* op) noexcept {
-  if (int rc = check_common(buf, count, type, comm, function, op);
+  if (int rc = check_common(buf, count, type, comm, function, op,
+                            receive ? -1 : peer);
       rc != MPI_SUCCESS) {
     return rc;
   }

@@ -32,7 +32,10 @@ constexpr int kMaxMessagesPerPoll = 32;
 }  // namespace
 
 Engine::Engine(const segment::Segment& segment, const EngineConfig& config)
-    : segment_(segment), layout_(segment.layout()), config_(config) {
+    : segment_(segment),
+      layout_(segment.layout()),
+      config_(config),
+      own_cells_(base::has_prefetchw() && !config.thread_multiple) {
   const std::uint32_t capacity = layout_.config.capacity;
   const std::uint32_t cells = layout_.config.ring_cells;
   peers_.reserve(capacity);

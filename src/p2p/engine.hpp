@@ -92,6 +92,11 @@ class Engine {
   // buffer when no receive is posted and nothing from that peer is
   // unexpected (so matching order cannot differ), spinning briefly for it.
   // False: nothing happened; take the general path.
+  // At the start of a send to `peer_slot`: asks for the ring cell the
+  // message will take (RingProducer::own_next). Not with
+  // MPI_THREAD_MULTIPLE, where the ring's producer state is the engine
+  // lock's.
+  void own_next_cell(std::uint32_t peer_slot) noexcept;
   bool send_now(std::uint32_t peer_slot, std::uint16_t context_id,
                 std::int32_t my_rank, std::int32_t tag,
                 const datatype::Layout& data);
@@ -316,6 +321,9 @@ class Engine {
   const segment::Segment& segment_;
   const segment::SegmentLayout& layout_;
   EngineConfig config_;
+  // own_next_cell() asks for lines: the CPU has PREFETCHW and no other
+  // thread may be pushing into the rings.
+  bool own_cells_ = false;
   OrphanHandler orphan_handler_ = nullptr;
   std::vector<Task> tasks_;
   std::vector<std::unique_ptr<Peer>> peers_;  // by segment slot

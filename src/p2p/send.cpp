@@ -100,6 +100,12 @@ void Engine::push_continuations(Peer& p, const datatype::Layout& data,
   }
 }
 
+void Engine::own_next_cell(std::uint32_t peer_slot) noexcept {
+  if (own_cells_) {
+    peer(peer_slot).producer.own_next();
+  }
+}
+
 bool Engine::send_now(std::uint32_t peer_slot, std::uint16_t context_id,
                       std::int32_t my_rank, std::int32_t tag,
                       const datatype::Layout& data) {

@@ -125,6 +125,18 @@ class RingProducer {
     }
     return was_parked;
   }
+  // Asks for the line of the next cell, when a message is about to be
+  // written there: called at the start of a send, so that taking the line
+  // from the consumer (which polls it) overlaps the rest of the send's
+  // checks instead of starting at its first store. Not when the cached
+  // read index says the ring may be full: the cell would then hold a
+  // message the consumer is about to read. Callers check
+  // base::has_prefetchw() once, not per call.
+  void own_next() noexcept {
+    if (write_index_ + 1 - read_index_cache_ <= capacity_) {
+      base::prefetch_for_write(&cells_[write_index_ & mask_]);
+    }
+  }
   std::uint32_t capacity() const { return capacity_; }
   // After has_room(cells) failed: asks the consumer for a wake-up when it
   // frees cells, then looks again. True if the cells fit after all.
