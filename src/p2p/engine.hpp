@@ -85,6 +85,11 @@ class Engine {
   // handled by the caller. The request may be complete on return.
   void start_send(Request& request);
   void start_recv(Request& request);
+  // At the start of a send to `peer_slot`: asks for the ring cell the
+  // message will take (RingProducer::own_next). Not with
+  // MPI_THREAD_MULTIPLE, where the ring's producer state is the engine
+  // lock's.
+  void own_next_cell(std::uint32_t peer_slot) noexcept;
   // Fast paths of the blocking calls, taken only without
   // MPI_THREAD_MULTIPLE. send_now pushes an eager message straight into the
   // ring when nothing is queued to the peer and the ring has room.
@@ -92,11 +97,6 @@ class Engine {
   // buffer when no receive is posted and nothing from that peer is
   // unexpected (so matching order cannot differ), spinning briefly for it.
   // False: nothing happened; take the general path.
-  // At the start of a send to `peer_slot`: asks for the ring cell the
-  // message will take (RingProducer::own_next). Not with
-  // MPI_THREAD_MULTIPLE, where the ring's producer state is the engine
-  // lock's.
-  void own_next_cell(std::uint32_t peer_slot) noexcept;
   bool send_now(std::uint32_t peer_slot, std::uint16_t context_id,
                 std::int32_t my_rank, std::int32_t tag,
                 const datatype::Layout& data);

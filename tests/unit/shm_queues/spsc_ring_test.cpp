@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 
+#include "base/prefetch.hpp"
 #include "ring_test_support.hpp"
 
 namespace shmpi::shm_queues {
@@ -126,6 +127,28 @@ TEST(SpscRing, TryPushFailsWhenFull) {
       << "the producer reloads the read index";
   EXPECT_FALSE(ring.producer.has_room(2));
   EXPECT_TRUE(try_push(ring.producer, 1, 99, nullptr));
+}
+
+// own_next() is a hint: at any fill level, around the wrap, it changes
+// nothing a producer or consumer can see. Its callers check the CPU.
+TEST(SpscRing, OwnNextChangesNothingVisible) {
+  if (!base::has_prefetchw()) {
+    GTEST_SKIP() << "no PREFETCHW on this CPU";
+  }
+  Ring ring;
+  ring.advance(kCells - 2);  // next cells straddle the wrap
+  for (std::uint32_t i = 0; i < kCells; ++i) {
+    ring.producer.own_next();
+    ASSERT_TRUE(try_push(ring.producer, 1, i, nullptr)) << i;
+  }
+  ring.producer.own_next();  // full: nothing is asked for
+  EXPECT_FALSE(ring.producer.has_room(1));
+  for (std::uint32_t i = 0; i < kCells; ++i) {
+    test::Popped popped = try_pop(ring.consumer);
+    ASSERT_TRUE(popped.present && popped.intact) << i;
+    EXPECT_EQ(popped.id, i);
+  }
+  EXPECT_FALSE(try_pop(ring.consumer).present);
 }
 
 // has_room() at every fill level, from every start offset over two laps.
