@@ -77,22 +77,28 @@ TEST(Arbiter, LowestPendingKeyOwnsTheMask) {
 // once on one process, in either order: they never get the same IDs, and
 // neither holds the other's part of the mask (each may have to finish
 // while the other waits for its members).
+constexpr unsigned kSplit = kMaskWords - Arbiter::kNonblockingWords;
+
+// Offers for `key` into `out` and expects a real offer that lent nothing
+// out, with `first` and `split` in the first word of each part.
+void expect_part(Arbiter& arbiter, Arbiter::Key key, Words& out,
+                 bool nonblocking, Arbiter::Reach reach, std::uint32_t first,
+                 std::uint32_t split) {
+  SCOPED_TRACE(testing::Message() << "the offer of key " << key);
+  const Arbiter::Offered offered = arbiter.offer(key, out, nonblocking, reach);
+  EXPECT_TRUE(offered.real);
+  EXPECT_FALSE(offered.lent_out);
+  EXPECT_EQ(out[0], first);
+  EXPECT_EQ(out[kSplit], split);
+}
+
 TEST(Arbiter, OverlappingRoundsKeepToTheirParts) {
-  constexpr unsigned kSplit = kMaskWords - Arbiter::kNonblockingWords;
   Arbiter arbiter;
   Words idup{}, blocking{};
-  const Arbiter::Offered first =
-      arbiter.offer(1, idup, true, Arbiter::Reach::kNonblocking);
-  EXPECT_TRUE(first.real);
-  EXPECT_FALSE(first.lent_out);
-  EXPECT_EQ(idup[0], 0u);
-  EXPECT_EQ(idup[kSplit], 0xffffffffu);
-  const Arbiter::Offered second =
-      arbiter.offer(2, blocking, false, Arbiter::Reach::kBlocking);
-  EXPECT_TRUE(second.real);
-  EXPECT_FALSE(second.lent_out);
-  EXPECT_EQ(blocking[0], 0xfffffff8u);
-  EXPECT_EQ(blocking[kSplit], 0u);
+  expect_part(arbiter, 1, idup, true, Arbiter::Reach::kNonblocking, 0u,
+              0xffffffffu);
+  expect_part(arbiter, 2, blocking, false, Arbiter::Reach::kBlocking,
+              0xfffffff8u, 0u);
   // Either may finish first.
   const std::uint32_t* b_masks[] = {blocking.data()};
   const std::uint32_t* i_masks[] = {idup.data()};
