@@ -3,6 +3,8 @@
 // on an io_uring (or epoll) event loop. Prints nothing when the job succeeds.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -98,6 +100,17 @@ int main(int argc, char** argv) {
                   "; ranks run unbound");
     }
   }
+
+  // The cache size collectives decide by: hwloc's, or SHMPI_L2_CACHE_BYTES
+  // where hwloc sees no caches (and for tests, to reach the code paths
+  // of large calls with small ones). Plain store: ranks read it after exec.
+  std::size_t l2_bytes = topology ? topology->l2_cache_bytes() : 0;
+  if (const char* text = std::getenv("SHMPI_L2_CACHE_BYTES");
+      text != nullptr && text[0] != '\0') {
+    l2_bytes = std::strtoull(text, nullptr, 10);
+  }
+  segment->header().l2_cache_bytes =
+      static_cast<std::uint32_t>(std::min<std::size_t>(l2_bytes, UINT32_MAX));
 
   // Each rank's region (its rings, pool and slots) lives on the rank's NUMA
   // node: a memory policy on the memfd, so it holds whoever touches a page

@@ -28,7 +28,11 @@ struct SegmentHeader {
   std::uint64_t size_bytes;
   std::uint64_t job_id;
   std::int32_t launcher_pid;  // 0 when a program runs without shmpirun
-  std::uint32_t reserved0;
+  // The smallest L2 cache of the machine's cores in bytes (hwloc), written
+  // by the launcher before it starts ranks when it loads the topology (it
+  // does unless --bind-to none); 0 when unknown. Collectives write around
+  // the cache when a core would write half of it in one call.
+  std::uint32_t l2_cache_bytes;
   SegmentConfig config;
 
   // Abort line. Written by any rank (MPI_Abort) or by the launcher (a rank

@@ -129,6 +129,24 @@ int Topology::numa_count() const noexcept {
   return static_cast<int>(impl_->numa_cpusets.size());
 }
 
+std::size_t Topology::l2_cache_bytes() const noexcept {
+  if (impl_->synthetic) {
+    return 0;
+  }
+  std::size_t smallest = 0;
+  const int caches =
+      hwloc_get_nbobjs_by_type(impl_->topology, HWLOC_OBJ_L2CACHE);
+  for (int i = 0; i < caches; ++i) {
+    hwloc_obj_t cache = hwloc_get_obj_by_type(
+        impl_->topology, HWLOC_OBJ_L2CACHE, static_cast<unsigned>(i));
+    const auto bytes = static_cast<std::size_t>(cache->attr->cache.size);
+    if (bytes != 0 && (smallest == 0 || bytes < smallest)) {
+      smallest = bytes;
+    }
+  }
+  return smallest;
+}
+
 bool Topology::is_synthetic() const noexcept { return impl_->synthetic; }
 
 int Topology::numa_node_of_core(int core) const noexcept {

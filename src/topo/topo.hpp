@@ -65,6 +65,10 @@ class Topology {
   // it holds for every process that maps it. No-op on a synthetic topology.
   Result<void> bind_memory(void* address, std::size_t bytes,
                            int numa_node) const;
+  // Bytes of the smallest level-2 cache among the cores hwloc reports
+  // (the cache one core writes through first), or 0 when it reports none
+  // (or the machine is synthetic).
+  std::size_t l2_cache_bytes() const noexcept;
   // NUMA node of the CPU the calling thread last ran on, or -1 if unknown
   // (always -1 for a synthetic topology).
   int current_numa_node() const noexcept;

@@ -129,6 +129,22 @@ TEST(Topology, HwlocSyntheticEnvironmentSelectsSyntheticMachine) {
   EXPECT_EQ(loaded.value().placement_for(5, 8, BindPolicy::kNuma).numa_node, 2);
 }
 
+TEST(Topology, L2CacheSizeIsUnknownOnSyntheticMachines) {
+  EXPECT_EQ(two_nodes().l2_cache_bytes(), 0U);
+}
+
+TEST(Topology, L2CacheSizeOfRealMachineIsPlausible) {
+  auto loaded = Topology::load();
+  ASSERT_TRUE(loaded.has_value());
+  // 0 where hwloc sees no caches (some virtual machines); else a cache's
+  // size, between 64 KiB and 1 GiB on anything this runs on.
+  const std::size_t bytes = loaded.value().l2_cache_bytes();
+  if (bytes != 0) {
+    EXPECT_GE(bytes, std::size_t{64} << 10);
+    EXPECT_LE(bytes, std::size_t{1} << 30);
+  }
+}
+
 TEST(Topology, BadSyntheticDescriptionIsAnError) {
   auto loaded = Topology::load_synthetic("not a topology");
   EXPECT_FALSE(loaded.has_value());
