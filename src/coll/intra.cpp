@@ -945,19 +945,33 @@ Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks, bool uniform) {
       writes += block.bytes;
     }
     const bool around = writes_around_cache(c, writes);
-    // The own block while the others publish, whichever way this goes.
-    if (copy_own) {
-      if (around && own.map == nullptr && send_blocks[me].map == nullptr) {
-        base::copy_around_cache(own.base, send_blocks[me].base, own.bytes);
-      } else {
-        datatype::copy(send_blocks[me], 0, own, 0, own.bytes);
+    // The own block in two parts, each while this member waits for the
+    // others: the first while they publish, the second (direct path) while
+    // they finish reading this member's buffer.
+    const bool own_around =
+        around && own.map == nullptr && send_blocks[me].map == nullptr;
+    const std::size_t own_first =
+        copy_own ? std::min(own.bytes, line_aligned_half(own.bytes)) : 0;
+    auto copy_own_part = [&](std::size_t at, std::size_t bytes) {
+      if (bytes == 0) {
+        return;
       }
-      copy_own = false;
-    }
+      if (own_around) {
+        base::copy_around_cache(own.base + at, send_blocks[me].base + at,
+                                bytes);
+      } else {
+        datatype::copy(send_blocks[me], at, own, at, bytes);
+      }
+    };
+    copy_own_part(0, own_first);
     co_await all_arrived(c);
     bool direct = true;
     for (int m = 0; m < c.size && direct; ++m) {
       direct = read_word(data_of(c, m), 0) != 0;
+    }
+    if (!direct && copy_own) {
+      copy_own_part(own_first, own.bytes - own_first);  // the rounds follow
+      copy_own = false;
     }
     if (direct) {
       for (std::size_t j = 0; j < members; ++j) {
@@ -975,6 +989,9 @@ Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks, bool uniform) {
       // Everyone reads everyone's buffer: nobody returns before all are
       // done.
       arrive(c);
+      if (copy_own) {
+        copy_own_part(own_first, own.bytes - own_first);
+      }
       co_await all_arrived(c);
       co_return;
     }
