@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// A small two-rank segment for unit tests of what lives in it (the shared
-// heap and its users): tiny rings and pools, and a heap of the size asked.
+// Small segments for unit tests of what lives in them: tiny rings and
+// pools (a few slots), and a heap of the size asked.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,21 +13,30 @@
 
 namespace shmpi::test {
 
-inline segment::Segment segment_with_heap(std::uint64_t heap_bytes) {
+// A segment of `nranks` ranks in `capacity` slots with small rings, pools
+// and rendezvous slots; fails the test and aborts if it cannot be made.
+inline segment::Segment small_segment(std::uint32_t nranks,
+                                      std::uint32_t capacity,
+                                      std::uint64_t heap_bytes) {
   segment::SegmentConfig config;
-  config.nranks = 2;
-  config.capacity = 2;
-  config.ring_cells = 8;
+  config.nranks = nranks;
+  config.capacity = capacity;
+  config.ring_cells = 16;
   config.chunk_bytes = 4096;
-  config.chunks_per_rank = 1;
-  config.rendezvous_slots = 1;
+  config.chunks_per_rank = 4;
+  config.rendezvous_slots = 4;
   config.heap_bytes = heap_bytes;
   auto created = segment::Segment::create(config, 0);
   if (!created) {
-    ADD_FAILURE() << created.error().what;
+    ADD_FAILURE() << "cannot create a segment: " << created.error().what;
     std::abort();
   }
   return std::move(created).value();
+}
+
+// Two ranks, for the shared heap and its users.
+inline segment::Segment segment_with_heap(std::uint64_t heap_bytes) {
+  return small_segment(2, 2, heap_bytes);
 }
 
 }  // namespace shmpi::test

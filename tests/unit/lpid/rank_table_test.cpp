@@ -5,11 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 
 #include "lpid/lpid_table.hpp"
 #include "segment/header.hpp"
 #include "segment/segment.hpp"
+#include "support/small_segment.hpp"
 
 namespace shmpi::lpid {
 namespace {
@@ -19,20 +19,7 @@ using segment::RankState;
 // A job of 4 ranks (world 0) with 3 spare slots, as shmpirun makes it
 // with --universe-size 7.
 segment::Segment make_segment() {
-  segment::SegmentConfig config;
-  config.nranks = 4;
-  config.capacity = 7;
-  config.ring_cells = 16;
-  config.chunk_bytes = 4096;
-  config.chunks_per_rank = 4;
-  config.rendezvous_slots = 4;
-  config.heap_bytes = 1 << 20;
-  auto created = segment::Segment::create(config, 0);
-  if (!created) {
-    ADD_FAILURE() << "create failed: " << created.error().what;
-    std::abort();
-  }
-  segment::Segment segment = std::move(created).value();
+  segment::Segment segment = test::small_segment(4, 7, 1 << 20);
   for (std::uint32_t slot = 0; slot < 4; ++slot) {
     segment.rank_info(slot).state.store(
         static_cast<std::uint32_t>(RankState::kRunning),

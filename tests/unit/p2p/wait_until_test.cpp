@@ -7,32 +7,17 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <thread>
 
 #include "p2p/engine.hpp"
 #include "segment/segment.hpp"
 #include "segment/wake_word.hpp"
+#include "support/small_segment.hpp"
 
 namespace shmpi::p2p {
 namespace {
 
-segment::Segment make_segment() {
-  segment::SegmentConfig config;
-  config.nranks = 1;
-  config.capacity = 1;
-  config.ring_cells = 16;
-  config.chunk_bytes = 4096;
-  config.chunks_per_rank = 4;
-  config.rendezvous_slots = 4;
-  config.heap_bytes = 1 << 20;
-  auto created = segment::Segment::create(config, 0);
-  if (!created) {
-    ADD_FAILURE() << "create failed: " << created.error().what;
-    std::abort();
-  }
-  return std::move(created).value();
-}
+segment::Segment make_segment() { return test::small_segment(1, 1, 1 << 20); }
 
 EngineConfig one_rank(bool oversubscribed) {
   EngineConfig config;
