@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "lpid/lpid_table.hpp"
 #include "segment/header.hpp"
 #include "segment/segment.hpp"
