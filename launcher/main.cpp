@@ -101,9 +101,10 @@ int main(int argc, char** argv) {
     }
   }
 
-  // The cache size collectives decide by: hwloc's, or SHMPI_L2_CACHE_BYTES
-  // where hwloc sees no caches (and for tests, to reach the code paths
-  // of large calls with small ones). Plain store: ranks read it after exec.
+  // The cache size collectives decide by: hwloc's, replaced by
+  // SHMPI_L2_CACHE_BYTES when set (where hwloc sees no caches, and in tests
+  // that reach the paths of large calls with small ones). Plain store:
+  // ranks read it after exec.
   std::size_t l2_bytes = topology ? topology->l2_cache_bytes() : 0;
   if (const char* text = std::getenv("SHMPI_L2_CACHE_BYTES");
       text != nullptr && text[0] != '\0') {
