@@ -3,8 +3,8 @@
 // whose destination would not stay in this core's cache anyway: the
 // stores skip the read for ownership of each destination line, so a
 // memory-bound copy moves two bytes of memory traffic per byte instead of
-// three. Callers decide when (coll: once a core writes at least half its
-// L2 cache in one call).
+// three. Callers decide when (coll: once the ranks bound to a core write
+// at least its L2 cache in one call).
 #pragma once
 
 #include <cstddef>

@@ -30,8 +30,9 @@ struct SegmentHeader {
   std::int32_t launcher_pid;  // 0 when a program runs without shmpirun
   // The smallest L2 cache of the machine's cores in bytes (hwloc), written
   // by the launcher before it starts ranks when it loads the topology (it
-  // does unless --bind-to none); 0 when unknown. Collectives write around
-  // the cache when a core would write half of it in one call.
+  // does unless --bind-to none; SHMPI_L2_CACHE_BYTES replaces it); 0 when
+  // unknown. Collectives write around the cache when the ranks bound to a
+  // core would write all of it in one call.
   std::uint32_t l2_cache_bytes;
   SegmentConfig config;
 

@@ -28,7 +28,8 @@ EngineConfig one_rank(bool oversubscribed) {
 }
 
 bool announced_sleep(const Engine& engine) {
-  // Relaxed: read by the thread that announced it.
+  // Relaxed: the waiter reads its own announcement; the waker only learns
+  // that a wake may be needed, and wake_if_sleeping() fences for itself.
   return (engine.control(0).wake_word.load(std::memory_order_relaxed) &
           segment::kSleeperMask) != 0;
 }
@@ -65,9 +66,10 @@ TEST(WaitUntil, TakingConditionTrueInSleepRecheckOversubscribed) {
 }
 
 TEST(WaitUntil, SleeperWokenByEventReturns) {
-  // Another thread raises the flag once the waiter is asleep and rings its
-  // wake word, as a sender does: the wait ends long before the 100 ms
-  // safety net could have ended it a few times over.
+  // Another thread raises the flag once the waiter has announced its sleep
+  // and rings its wake word, as a sender does: the wait sees the flag and
+  // returns. (The bound is a guard against a hang, not a timing check: the
+  // 100 ms safety net alone would also end each sleep.)
   segment::Segment segment = make_segment();
   Engine engine(segment, one_rank(true));
   ASSERT_TRUE(engine.prepare());
