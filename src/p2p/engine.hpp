@@ -63,6 +63,11 @@ struct EngineConfig {
   // whether the first world has more ranks than that: yield and sleep sooner.
   unsigned cpus = 1;
   bool oversubscribed = false;
+  // How long one sleep lasts at most before the waiter looks again: a
+  // safety net only, since every event that can end a wait rings the
+  // sleeper's wake word. 0: no limit, so a lost wake-up hangs instead of
+  // costing 100 ms (SHMPI_SLEEP_TIMEOUT_MS, for tests that must see one).
+  std::int64_t sleep_timeout_ns = 100'000'000;
 };
 
 // Called when a request the user no longer holds completes (freed with

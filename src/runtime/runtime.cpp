@@ -104,6 +104,11 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   if (const char* value = std::getenv("SHMPI_EAGER_MAX")) {
     config.eager_max = std::strtoull(value, nullptr, 10);
   }
+  if (const char* value = std::getenv("SHMPI_SLEEP_TIMEOUT_MS")) {
+    config.sleep_timeout_ns =
+        static_cast<std::int64_t>(std::strtoull(value, nullptr, 10)) *
+        1'000'000;
+  }
   runtime->engine_ = std::make_unique<p2p::Engine>(runtime->segment_, config);
   if (auto prepared = runtime->engine_->prepare(); !prepared) {
     return prepared.error();

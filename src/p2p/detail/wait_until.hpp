@@ -43,7 +43,6 @@ void Engine::wait_until(Done&& done, Hint&& hint) {
   // broadcast at 4 ranks on 2 cores).
   const int spin_rounds = config_.oversubscribed ? 8 : 4096;
   const int yield_rounds = config_.oversubscribed ? 16 : 256;
-  constexpr std::int64_t kSleepTimeoutNs = 100'000'000;  // safety net only
   PollHint first = config_.oversubscribed ? hint() : PollHint::kAsUsual;
   auto spin = [&] {
     // No pause in the spin: on recent Intel cores one `pause` costs about
@@ -105,7 +104,7 @@ void Engine::wait_until(Done&& done, Hint&& hint) {
     // (p2p.large_count hung about once in 300 runs under ASan).
     bool finished = false;
     segment::sleep_until_woken(
-        *own_control_, kSleepTimeoutNs,
+        *own_control_, config_.sleep_timeout_ns,
         [&] {
           // After announcing the sleep: a sender that registered for
           // chunks before it saw us asleep is served here (Dekker, as for
