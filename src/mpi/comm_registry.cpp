@@ -65,17 +65,22 @@ MemberSlot& next_slot(Comm& c) {
       c.shared->slots, static_cast<std::uint32_t>(c.rank), c.shared->round + 1);
 }
 
+// After the release store of an event the other members may be asleep
+// waiting for: wakes those that are.
+void wake_others(const std::vector<std::uint32_t>& slots, std::size_t me) {
+  p2p::Engine& engine = *state().engine;
+  for (std::size_t m = 0; m < slots.size(); ++m) {
+    if (m != me) {
+      segment::wake_if_sleeping(engine.control(slots[m]));
+    }
+  }
+}
+
 void publish(Comm& c, MemberSlot& slot) {
   const std::uint64_t round = ++c.shared->round;
   // Release: the slot's contents before its round number.
   slot.round.store(round, std::memory_order_release);
-  p2p::Engine& engine = *state().engine;
-  for (int m = 0; m < c.size; ++m) {
-    if (m != c.rank) {
-      segment::wake_if_sleeping(
-          engine.control(c.slots[static_cast<std::size_t>(m)]));
-    }
-  }
+  wake_others(c.slots, static_cast<std::size_t>(c.rank));
 }
 
 bool round_arrived(Comm& c, int* next) {
@@ -176,6 +181,8 @@ int attach_block(Comm& c, bool wait, const char** why) {
           "collective activity in the job)";
       return MPI_ERR_NO_MEM;
     }
+    // The members may be asleep in the wait below.
+    wake_others(c.slots, static_cast<std::size_t>(c.rank));
   } else {
     std::uint64_t offset = directory().find(key);
     if (offset == 0 && !wait) {
@@ -605,6 +612,7 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
       *why = "too many MPI_Comm_create_group calls in flight at once";
       return MPI_ERR_NO_MEM;
     }
+    wake_others(slots, static_cast<std::size_t>(index));  // as in attach_block
   } else {
     std::uint64_t offset = 0;
     state().engine->wait_until([&] {
