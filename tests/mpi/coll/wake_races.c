@@ -4,9 +4,10 @@
 // random time now and then, so members fall asleep and are woken while
 // others publish at every moment. Where every member sleeps counted and
 // publishers fence only when someone sleeps (coll/rounds.cpp, wake_after),
-// a lost wake-up costs the sleeper its 100 ms safety timeout, so the test
-// counts calls that took 95 ms or more and allows one (a whole time slice
-// lost on a busy machine); results are checked too.
+// a lost wake-up hangs the test (the suite runs with no safety timeout,
+// SHMPI_SLEEP_TIMEOUT_MS=0); with the 100 ms one, it costs the sleeper
+// that, so the test counts calls that took 95 ms or more and allows one (a
+// whole time slice lost on a busy machine); results are checked too.
 #include "mpitest.h"
 
 enum { kCalls = 6000, kSlowMs = 95 };

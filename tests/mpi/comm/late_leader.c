@@ -4,7 +4,7 @@
 // (MPI_Comm_create_group: during the call itself). Here the leader naps
 // before that call, long enough that the others poll, yield and fall
 // asleep waiting for the block; its entry in the directory must wake them.
-// Registered with SHMPI_SLEEP_TIMEOUT_MS=0 (no 100 ms safety net), so a
+// The MPI tests run with SHMPI_SLEEP_TIMEOUT_MS=0 (no 100 ms safety net), so a
 // lost wake-up hangs the test instead of slowing it down.
 #include "mpitest.h"
 
