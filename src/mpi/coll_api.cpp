@@ -86,16 +86,43 @@ int check_root(Comm* c, int root, const char* function) {
   return MPI_SUCCESS;
 }
 
-// (buffer, count, datatype): the checks and the layout.
+// MPI_IN_PLACE stands for a buffer only where MPI 4.0 says so: the send
+// buffer of allgather(v), alltoall(v,w), allreduce, reduce_scatter(_block),
+// scan and exscan, the root's send buffer in reduce and gather(v), and the
+// root's receive buffer in scatter(v), all on intracommunicators. Callers
+// skip the buffer checks there; every other buffer of a collective goes
+// through check_in_place(), since the algorithms would take MPI_IN_PLACE
+// for an address (it is 1) and write there.
+int check_in_place(Comm* c, const void* buffer, const char* what,
+                   const char* function) {
+  if (buffer == MPI_IN_PLACE) [[unlikely]] {
+    return fail(c, MPI_ERR_BUFFER, function,
+                "MPI_IN_PLACE is not valid as %s here", what);
+  }
+  return MPI_SUCCESS;
+}
+
+// check_buffer() for a collective's buffer, which may not be MPI_IN_PLACE.
+int check_coll_buffer(Comm* c, const void* buffer, MPI_Count count,
+                      const TypeArg& type, const char* what,
+                      const char* function) {
+  if (int rc = check_in_place(c, buffer, what, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  return check_buffer(c, buffer, count, type, function);
+}
+
+// (buffer, count, datatype): the checks and the layout. `what` names the
+// buffer (never MPI_IN_PLACE here: callers skip the in-place ones).
 int check_data(Comm* c, const void* buffer, MPI_Count count, MPI_Datatype type,
-               TypeArg* arg, const char* function) {
+               TypeArg* arg, const char* what, const char* function) {
   if (int rc = check_count(c, count, function); rc != MPI_SUCCESS) {
     return rc;
   }
   if (int rc = check_datatype(c, type, arg, function); rc != MPI_SUCCESS) {
     return rc;
   }
-  return check_buffer(c, buffer, count, *arg, function);
+  return check_coll_buffer(c, buffer, count, *arg, what, function);
 }
 
 int check_counts(Comm* c, CountArray counts, int n, const char* what,
@@ -108,14 +135,6 @@ int check_counts(Comm* c, CountArray counts, int n, const char* what,
       return fail(c, MPI_ERR_COUNT, function, "%s[%d] = %lld is negative", what,
                   i, static_cast<long long>(counts[i]));
     }
-  }
-  return MPI_SUCCESS;
-}
-
-int check_in_place(Comm* c, const void* buffer, const char* function) {
-  if (buffer == MPI_IN_PLACE) {
-    return fail(c, MPI_ERR_BUFFER, function,
-                "MPI_IN_PLACE is not valid for this buffer");
   }
   return MPI_SUCCESS;
 }
@@ -142,8 +161,8 @@ Layout block(const TypeArg& type, const void* buffer, MPI_Count count,
 // checks in the standard's order, then (if `blocks`) their layouts.
 int check_blocks(Comm* c, const void* buffer, CountArray counts,
                  CountArray displs, MPI_Datatype type, int n,
-                 const char* counts_name, TypeArg* arg, Blocks* blocks,
-                 const char* function) {
+                 const char* buffer_name, const char* counts_name, TypeArg* arg,
+                 Blocks* blocks, const char* function) {
   if (int rc = check_counts(c, counts, n, counts_name, function);
       rc != MPI_SUCCESS) {
     return rc;
@@ -152,6 +171,10 @@ int check_blocks(Comm* c, const void* buffer, CountArray counts,
     return fail(c, MPI_ERR_ARG, function, "displs is NULL");
   }
   if (int rc = check_datatype(c, type, arg, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_in_place(c, buffer, buffer_name, function);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (blocks != nullptr) {
@@ -214,7 +237,7 @@ int do_bcast(void* buffer, MPI_Count count, MPI_Datatype datatype, int root,
     return rc;
   }
   TypeArg type;
-  if (int rc = check_data(c, buffer, count, datatype, &type, call.fn);
+  if (int rc = check_data(c, buffer, count, datatype, &type, "buffer", call.fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
@@ -270,7 +293,7 @@ int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
     }
   }
   if (needs_recvbuf) {
-    if (int rc = check_buffer(c, recvbuf, count, *type, fn);
+    if (int rc = check_coll_buffer(c, recvbuf, count, *type, "recvbuf", fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
@@ -294,10 +317,10 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   const bool sends = !c->is_inter || root >= 0;
   if (c->is_inter) {
     if (receives && recvbuf == MPI_IN_PLACE) {
-      return check_in_place(c, recvbuf, call.fn);
+      return check_in_place(c, recvbuf, "recvbuf", call.fn);
     }
     if (sends && sendbuf == MPI_IN_PLACE) {
-      return check_in_place(c, sendbuf, call.fn);
+      return check_in_place(c, sendbuf, "sendbuf", call.fn);
     }
   }
   TypeArg type;
@@ -342,27 +365,26 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
       Holds{{type}, oparg, true}, call);
 }
 
-// MPI_Allreduce's common small case: a blocking call on an
-// intracommunicator with at most algo::kSmall bytes of a predefined type,
-// a predefined operation defined on it and non-null buffers, so every
-// argument check passes by construction: the small lane straight through
-// (algo::allreduce_small_now). As alltoall_now(): *done false, having done
-// nothing, when it does not apply or an argument is wrong; the general
-// path then runs (and reports the error).
+// MPI_Allreduce's common small case, once the arguments are checked: a
+// blocking call on an intracommunicator with at most algo::kSmall bytes of
+// a predefined type and a predefined operation: the small lane straight
+// through (algo::allreduce_small_now). As alltoall_now(): *done false,
+// having done nothing, when it does not apply; the general path then runs.
 int allreduce_small(Comm* c, const void* sendbuf, void* recvbuf,
-                    MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Count count, const TypeArg& type, const OpArg& op,
                     const char* fn, bool* done) {
   *done = false;
-  const datatype::BasicType* basic = find_type(datatype);
+  const datatype::BasicType* basic = find_type(type.handle);
   if (basic == nullptr || count <= 0 ||
       count > static_cast<MPI_Count>(algo::kSmall) || sendbuf == nullptr ||
-      recvbuf == nullptr || recvbuf == MPI_IN_PLACE) {
+      recvbuf == nullptr) {
     return MPI_SUCCESS;
   }
   const auto n = static_cast<std::size_t>(count);
   const std::size_t bytes = n * static_cast<std::size_t>(basic->extent);
-  const datatype::ReduceFn reduce = datatype::reduction_kernel(
-      datatype::op_from_handle(reinterpret_cast<std::uintptr_t>(op)), *basic);
+  const datatype::ReduceFn reduce =
+      op.user != nullptr ? nullptr
+                         : datatype::reduction_kernel(op.kind, *basic);
   if (bytes > algo::kSmall || reduce == nullptr ||
       !algo::allreduce_small_fits(*c)) {
     return MPI_SUCCESS;
@@ -383,16 +405,8 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (call.is_blocking() && !c->is_inter) {
-    bool done = false;
-    int rc = allreduce_small(c, sendbuf, recvbuf, count, datatype, op, call.fn,
-                             &done);
-    if (done) {
-      return rc;
-    }
-  }
   if (c->is_inter && sendbuf == MPI_IN_PLACE) {
-    return check_in_place(c, sendbuf, call.fn);
+    return check_in_place(c, sendbuf, "sendbuf", call.fn);
   }
   TypeArg type;
   OpArg oparg;
@@ -400,6 +414,14 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
                                &type, &oparg, call.fn);
       rc != MPI_SUCCESS) {
     return rc;
+  }
+  if (call.is_blocking() && !c->is_inter) {
+    bool done = false;
+    int rc = allreduce_small(c, sendbuf, recvbuf, count, type, oparg, call.fn,
+                             &done);
+    if (done) {
+      return rc;
+    }
   }
   const Layout recv = layout(type, recvbuf, count);
   const Layout send =
@@ -449,16 +471,25 @@ PerMember blocks_of(const void* buffer, CountArray counts, CountArray displs,
   return PerMember{buffer, 0, counts, displs, type, false};
 }
 
+// The names of a side's buffer and counts, for error messages.
+struct SideNames {
+  const char* buffer;
+  const char* counts;
+};
+constexpr SideNames kSendSide{"sendbuf", "sendcounts"};
+constexpr SideNames kRecvSide{"recvbuf", "recvcounts"};
+
 // Checks `side` in the standard's order and makes its n blocks, if
-// `blocks`.
+// `blocks`. The side is never in place (callers skip it when it is).
 int check_per_member(Comm* c, const PerMember& side, int n,
-                     const char* counts_name, TypeArg* arg, Blocks* blocks,
+                     const SideNames& names, TypeArg* arg, Blocks* blocks,
                      const char* fn) {
   if (!side.uniform) {
     return check_blocks(c, side.buffer, side.counts, side.displs, side.type, n,
-                        counts_name, arg, blocks, fn);
+                        names.buffer, names.counts, arg, blocks, fn);
   }
-  if (int rc = check_data(c, side.buffer, side.count, side.type, arg, fn);
+  if (int rc = check_data(c, side.buffer, side.count, side.type, arg,
+                          names.buffer, fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
@@ -474,10 +505,10 @@ int check_per_member(Comm* c, const PerMember& side, int n,
 // call on the root (8-byte MPI_Scatter at two ranks, medians of 7
 // alternations: 0.551 -> 0.532 us, within the noise). Sets *root_bytes to
 // the size of the root's own block.
-int check_root_side(Comm* c, const PerMember& side, const char* counts_name,
+int check_root_side(Comm* c, const PerMember& side, const SideNames& names,
                     int root, TypeArg* arg, Blocks* blocks,
                     std::size_t* root_bytes, const char* fn) {
-  if (int rc = check_per_member(c, side, c->size, counts_name, arg,
+  if (int rc = check_per_member(c, side, c->size, names, arg,
                                 side.uniform ? nullptr : blocks, fn);
       rc != MPI_SUCCESS) {
     return rc;
@@ -506,18 +537,19 @@ int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
     Layout send{};
     if (root == MPI_ROOT) {
       if (recv.buffer == MPI_IN_PLACE) {
-        return check_in_place(c, recv.buffer, call.fn);
+        return check_in_place(c, recv.buffer, "recvbuf", call.fn);
       }
-      if (int rc = check_per_member(c, recv, c->remote_size, "recvcounts",
-                                    &rtype, &blocks, call.fn);
+      if (int rc = check_per_member(c, recv, c->remote_size, kRecvSide, &rtype,
+                                    &blocks, call.fn);
           rc != MPI_SUCCESS) {
         return rc;
       }
     } else if (root != MPI_PROC_NULL) {
       if (sendbuf == MPI_IN_PLACE) {
-        return check_in_place(c, sendbuf, call.fn);
+        return check_in_place(c, sendbuf, "sendbuf", call.fn);
       }
-      if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, call.fn);
+      if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype,
+                              "sendbuf", call.fn);
           rc != MPI_SUCCESS) {
         return rc;
       }
@@ -530,17 +562,18 @@ int do_gather(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
   const bool is_root = c->rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
   if (!is_root && sendbuf == MPI_IN_PLACE) {
-    return check_in_place(c, sendbuf, call.fn);
+    return check_in_place(c, sendbuf, "sendbuf", call.fn);
   }
   if (!in_place) {
-    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, call.fn);
+    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, "sendbuf",
+                            call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
   }
   std::size_t mine = 0;
   if (is_root) {
-    if (int rc = check_root_side(c, recv, "recvcounts", root, &rtype, &blocks,
+    if (int rc = check_root_side(c, recv, kRecvSide, root, &rtype, &blocks,
                                  &mine, call.fn);
         rc != MPI_SUCCESS) {
       return rc;
@@ -594,18 +627,19 @@ int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
     Layout recv{};
     if (root == MPI_ROOT) {
       if (send.buffer == MPI_IN_PLACE) {
-        return check_in_place(c, send.buffer, call.fn);
+        return check_in_place(c, send.buffer, "sendbuf", call.fn);
       }
-      if (int rc = check_per_member(c, send, c->remote_size, "sendcounts",
-                                    &stype, &blocks, call.fn);
+      if (int rc = check_per_member(c, send, c->remote_size, kSendSide, &stype,
+                                    &blocks, call.fn);
           rc != MPI_SUCCESS) {
         return rc;
       }
     } else if (root != MPI_PROC_NULL) {
       if (recvbuf == MPI_IN_PLACE) {
-        return check_in_place(c, recvbuf, call.fn);
+        return check_in_place(c, recvbuf, "recvbuf", call.fn);
       }
-      if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, call.fn);
+      if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype,
+                              "recvbuf", call.fn);
           rc != MPI_SUCCESS) {
         return rc;
       }
@@ -618,11 +652,11 @@ int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
   const bool is_root = c->rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
   if (!is_root && recvbuf == MPI_IN_PLACE) {
-    return check_in_place(c, recvbuf, call.fn);
+    return check_in_place(c, recvbuf, "recvbuf", call.fn);
   }
   std::size_t mine = 0;
   if (is_root) {
-    if (int rc = check_root_side(c, send, "sendcounts", root, &stype, &blocks,
+    if (int rc = check_root_side(c, send, kSendSide, root, &stype, &blocks,
                                  &mine, call.fn);
         rc != MPI_SUCCESS) {
       return rc;
@@ -630,7 +664,8 @@ int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
   }
   Layout recv = send.uniform ? Layout{nullptr, mine, nullptr} : Layout{};
   if (!in_place) {
-    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, call.fn);
+    if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, "recvbuf",
+                            call.fn);
         rc != MPI_SUCCESS) {
       return rc;
     }
@@ -664,10 +699,10 @@ int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
 // Allgather and allgatherv. On an intercommunicator every member sends its
 // block to every remote member and gets theirs.
 // A blocking MPI_Allgather of predefined types on an intracommunicator
-// whose blocks fit one round: that round straight through (algo::
-// allgather_now), without the per-member layouts of allgatherv and its
-// coroutine. As alltoall_now(): *done false, having done nothing, when it
-// does not apply or an argument is wrong.
+// whose blocks fit one round, once the arguments are checked: that round
+// straight through (algo::allgather_now), without the per-member layouts
+// of allgatherv and its coroutine. As alltoall_now(): *done false, having
+// done nothing, when it does not apply.
 int allgather_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
                   MPI_Datatype sendtype, const PerMember& recv, const char* fn,
                   bool* done) {
@@ -675,10 +710,7 @@ int allgather_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const datatype::BasicType* rtype = find_type(recv.type);
   const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
-  if (rtype == nullptr || stype == nullptr || recv.count < 0 ||
-      (!in_place && sendcount < 0) ||
-      (!in_place && sendcount > 0 && sendbuf == nullptr) ||
-      (recv.count > 0 && recv.buffer == nullptr)) {
+  if (rtype == nullptr || stype == nullptr) {
     return MPI_SUCCESS;
   }
   const auto block = static_cast<std::size_t>(recv.count) *
@@ -705,6 +737,24 @@ int do_allgather(const void* sendbuf, MPI_Count sendcount,
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  TypeArg stype;
+  TypeArg rtype;
+  if (!in_place) {
+    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, "sendbuf",
+                            call.fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  // The fixed-size form's blocks are made after the fast path, which
+  // needs none.
+  Blocks blocks;
+  if (int rc = check_per_member(c, recv, c->remote_size, kRecvSide, &rtype,
+                                recv.uniform ? nullptr : &blocks, call.fn);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
   if (call.is_blocking() && !c->is_inter && recv.uniform) {
     bool done = false;
     int rc =
@@ -713,25 +763,13 @@ int do_allgather(const void* sendbuf, MPI_Count sendcount,
       return rc;
     }
   }
-  const bool in_place = sendbuf == MPI_IN_PLACE;
-  TypeArg stype;
-  TypeArg rtype;
-  if (!in_place) {
-    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, call.fn);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-  }
-  Blocks blocks;
-  if (int rc = check_per_member(c, recv, c->remote_size, "recvcounts", &rtype,
-                                &blocks, call.fn);
-      rc != MPI_SUCCESS) {
-    return rc;
+  if (recv.uniform) {
+    blocks = uniform_blocks(rtype, recv.buffer, recv.count, c->remote_size);
   }
   const Holds holds{{stype, rtype}, {}, false};
   if (c->is_inter) {
     if (in_place) {
-      return check_in_place(c, sendbuf, call.fn);
+      return check_in_place(c, sendbuf, "sendbuf", call.fn);
     }
     const Layout send = layout(stype, sendbuf, sendcount);
     return run_collective(
@@ -767,7 +805,7 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, const Call& call) {
   const int n = c->peer_count();  // the remote group's size on an intercomm
   const bool in_place = a.sendbuf == MPI_IN_PLACE;
   if (c->is_inter && in_place) {
-    return check_in_place(c, a.sendbuf, call.fn);
+    return check_in_place(c, a.sendbuf, "sendbuf", call.fn);
   }
   Holds holds;
   Blocks sends(static_cast<std::size_t>(n));
@@ -795,7 +833,8 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, const Call& call) {
           rc != MPI_SUCCESS) {
         return rc;
       }
-      if (int rc = check_buffer(c, buf, counts[j], t, call.fn);
+      if (int rc = check_coll_buffer(c, buf, counts[j], t,
+                                     is_send ? "sendbuf" : "recvbuf", call.fn);
           rc != MPI_SUCCESS) {
         return rc;
       }
@@ -828,11 +867,10 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, const Call& call) {
 }
 
 // A blocking MPI_Alltoall of predefined types on an intracommunicator whose
-// blocks fit one round: that round straight through (algo::
-// alltoall_now), without building the per-member arguments of alltoallv
-// and its coroutine. *done false, having done nothing, when it does not
-// apply or an argument is wrong; the general path then runs (and reports
-// the error).
+// blocks fit one round, once the arguments are checked: that round
+// straight through (algo::alltoall_now), without building the per-member
+// arguments of alltoallv and its coroutine. *done false, having done
+// nothing, when it does not apply; the general path then runs.
 int alltoall_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
                  MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                  MPI_Datatype recvtype, const char* fn, bool* done) {
@@ -842,9 +880,7 @@ int alltoall_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
   const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
   const MPI_Count scount = in_place ? recvcount : sendcount;
   const void* sbuf = in_place ? recvbuf : sendbuf;
-  if (rtype == nullptr || stype == nullptr || scount < 0 || recvcount < 0 ||
-      (scount > 0 && sbuf == nullptr) ||
-      (recvcount > 0 && recvbuf == nullptr)) {
+  if (rtype == nullptr || stype == nullptr) {
     return MPI_SUCCESS;
   }
   const auto block = static_cast<std::size_t>(scount) *
@@ -870,6 +906,22 @@ int do_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
+  // Both sides checked here for the fast path; the general path checks
+  // them again as alltoallv's.
+  TypeArg stype;
+  TypeArg rtype;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, "sendbuf",
+                            call.fn);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, "recvbuf",
+                          call.fn);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
   if (call.is_blocking() && !c->is_inter) {
     bool done = false;
     int rc = alltoall_now(c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -889,14 +941,6 @@ int do_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
   }
   ArgArray<MPI_Datatype> stypes(n, sendtype);
   ArgArray<MPI_Datatype> rtypes(n, recvtype);
-  if (sendbuf != MPI_IN_PLACE) {
-    if (int rc = check_count(c, sendcount, call.fn); rc != MPI_SUCCESS) {
-      return rc;
-    }
-  }
-  if (int rc = check_count(c, recvcount, call.fn); rc != MPI_SUCCESS) {
-    return rc;
-  }
   return do_alltoall_any(
       c,
       AlltoallArgs{sendbuf, scounts.data(), sdispls.data(), stypes.data(),
@@ -950,7 +994,7 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, CountArray recvcounts,
     return rc;
   }
   if (c->is_inter && sendbuf == MPI_IN_PLACE) {
-    return check_in_place(c, sendbuf, call.fn);
+    return check_in_place(c, sendbuf, "sendbuf", call.fn);
   }
   // On an intercommunicator too: one count per member of the local group,
   // which gets that block of the remote group's reduction.
@@ -992,8 +1036,8 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, CountArray recvcounts,
       return rc;
     }
   }
-  if (int rc =
-          check_buffer(c, recvbuf, static_cast<MPI_Count>(mine), type, call.fn);
+  if (int rc = check_coll_buffer(c, recvbuf, static_cast<MPI_Count>(mine), type,
+                                 "recvbuf", call.fn);
       rc != MPI_SUCCESS) {
     return rc;
   }
