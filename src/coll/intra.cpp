@@ -14,6 +14,7 @@
 #include "coll/core_mates.hpp"
 #include "coll/numa.hpp"
 #include "coll/rounds.hpp"
+#include "coll/staged.hpp"
 #include "p2p/engine.hpp"
 
 namespace shmpi::coll {
@@ -500,6 +501,13 @@ Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   if (unit.count == 0) {
     co_return;
   }
+  if (stages_units(unit.type, op)) {
+    co_await reduce_staged(c, send, recv, unit.type, op, unit.count,
+                           c.rank == root
+                               ? StagedShare{0, c.size - 1, 0, unit.count}
+                               : StagedShare{});
+    co_return;
+  }
   const std::size_t per_round = units_per_round(c, unit.count, size);
   Accumulator acc(c.rank == root ? accumulator_bytes(recv, per_round * size)
                                  : 0);
@@ -521,6 +529,11 @@ Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   const Unit unit = unit_of(type, op, count);
   const std::size_t size = unit.type.packed;
   if (unit.count == 0) {
+    co_return;
+  }
+  if (stages_units(unit.type, op)) {
+    co_await reduce_staged(c, send, recv, unit.type, op, unit.count,
+                           StagedShare{0, c.size - 1, 0, unit.count});
     co_return;
   }
   const auto members = static_cast<std::size_t>(c.size);
@@ -1055,6 +1068,12 @@ Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   if (most == 0) {
     co_return;
   }
+  if (stages_units(unit_type, op)) {
+    co_await reduce_staged(
+        c, send, recv, unit_type, op, next,
+        StagedShare{0, c.size - 1, start[me], start[me] + units[me]});
+    co_return;
+  }
   if (descriptor_round(most * size) && c.size > 1) {
     // The descriptor round: whether this member's send buffer is
     // contiguous, in the shared heap and not its receive buffer (in place,
@@ -1182,6 +1201,12 @@ Task scan(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
   const Unit unit = unit_of(type, op, count);
   const std::size_t size = unit.type.packed;
   if (unit.count == 0) {
+    co_return;
+  }
+  if (stages_units(unit.type, op)) {
+    const int last = exclusive ? c.rank - 1 : c.rank;
+    co_await reduce_staged(c, send, recv, unit.type, op, unit.count,
+                           StagedShare{0, last, 0, unit.count});
     co_return;
   }
   if (scan_chains(c, unit.count * size)) {
@@ -1392,7 +1417,7 @@ bool reduce_scatter_block_now(Comm& c, const Layout& send, const Layout& recv,
   const auto members = static_cast<std::size_t>(c.size);
   const std::size_t per_round = units_per_round(c, unit.count, size, members);
   if (per_round < unit.count || recv.map != nullptr ||
-      descriptor_round(unit.count * size)) {
+      descriptor_round(unit.count * size) || stages_units(unit.type, op)) {
     return false;  // not reduce_scatter()'s one round, or a fold buffer
   }
   if (unit.count == 0) {

@@ -281,11 +281,6 @@ int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
   if (int rc = check_op(c, op, *type, oparg, fn); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (oparg->user != nullptr && type->packed > algo::kBulk) {
-    return fail(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                "user operations on datatypes over %zu bytes per element",
-                algo::kBulk);
-  }
   if (sendbuf != MPI_IN_PLACE) {
     if (int rc = check_buffer(c, sendbuf, count, *type, fn);
         rc != MPI_SUCCESS) {
