@@ -360,26 +360,27 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
       Holds{{type}, oparg, true}, call);
 }
 
-// MPI_Allreduce's common small case, once the arguments are checked: a
-// blocking call on an intracommunicator with at most algo::kSmall bytes of
-// a predefined type and a predefined operation: the small lane straight
-// through (algo::allreduce_small_now). As alltoall_now(): *done false,
-// having done nothing, when it does not apply; the general path then runs.
+// MPI_Allreduce's common small case: a blocking call on an
+// intracommunicator with at most algo::kSmall bytes of a predefined type,
+// a predefined operation defined on it and non-null buffers, so every
+// argument check passes by construction: the small lane straight through
+// (algo::allreduce_small_now). As alltoall_now(): *done false, having done
+// nothing, when it does not apply or an argument is wrong; the general
+// path then runs (and reports the error).
 int allreduce_small(Comm* c, const void* sendbuf, void* recvbuf,
-                    MPI_Count count, const TypeArg& type, const OpArg& op,
+                    MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                     const char* fn, bool* done) {
   *done = false;
-  const datatype::BasicType* basic = find_type(type.handle);
+  const datatype::BasicType* basic = find_type(datatype);
   if (basic == nullptr || count <= 0 ||
       count > static_cast<MPI_Count>(algo::kSmall) || sendbuf == nullptr ||
-      recvbuf == nullptr) {
+      recvbuf == nullptr || recvbuf == MPI_IN_PLACE) {
     return MPI_SUCCESS;
   }
   const auto n = static_cast<std::size_t>(count);
   const std::size_t bytes = n * static_cast<std::size_t>(basic->extent);
-  const datatype::ReduceFn reduce =
-      op.user != nullptr ? nullptr
-                         : datatype::reduction_kernel(op.kind, *basic);
+  const datatype::ReduceFn reduce = datatype::reduction_kernel(
+      datatype::op_from_handle(reinterpret_cast<std::uintptr_t>(op)), *basic);
   if (bytes > algo::kSmall || reduce == nullptr ||
       !algo::allreduce_small_fits(*c)) {
     return MPI_SUCCESS;
@@ -400,6 +401,14 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
+  if (call.is_blocking() && !c->is_inter) {
+    bool done = false;
+    int rc = allreduce_small(c, sendbuf, recvbuf, count, datatype, op, call.fn,
+                             &done);
+    if (done) {
+      return rc;
+    }
+  }
   if (c->is_inter && sendbuf == MPI_IN_PLACE) {
     return check_in_place(c, sendbuf, "sendbuf", call.fn);
   }
@@ -409,14 +418,6 @@ int do_allreduce(const void* sendbuf, void* recvbuf, MPI_Count count,
                                &type, &oparg, call.fn);
       rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (call.is_blocking() && !c->is_inter) {
-    bool done = false;
-    int rc = allreduce_small(c, sendbuf, recvbuf, count, type, oparg, call.fn,
-                             &done);
-    if (done) {
-      return rc;
-    }
   }
   const Layout recv = layout(type, recvbuf, count);
   const Layout send =
@@ -694,10 +695,10 @@ int do_scatter(const PerMember& send, void* recvbuf, MPI_Count recvcount,
 // Allgather and allgatherv. On an intercommunicator every member sends its
 // block to every remote member and gets theirs.
 // A blocking MPI_Allgather of predefined types on an intracommunicator
-// whose blocks fit one round, once the arguments are checked: that round
-// straight through (algo::allgather_now), without the per-member layouts
-// of allgatherv and its coroutine. As alltoall_now(): *done false, having
-// done nothing, when it does not apply.
+// whose blocks fit one round: that round straight through (algo::
+// allgather_now), without the per-member layouts of allgatherv and its
+// coroutine. As alltoall_now(): *done false, having done nothing, when it
+// does not apply or an argument is wrong (MPI_IN_PLACE as recvbuf too).
 int allgather_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
                   MPI_Datatype sendtype, const PerMember& recv, const char* fn,
                   bool* done) {
@@ -705,7 +706,11 @@ int allgather_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const datatype::BasicType* rtype = find_type(recv.type);
   const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
-  if (rtype == nullptr || stype == nullptr) {
+  if (rtype == nullptr || stype == nullptr || recv.count < 0 ||
+      (!in_place && sendcount < 0) ||
+      (!in_place && sendcount > 0 && sendbuf == nullptr) ||
+      (recv.count > 0 && recv.buffer == nullptr) ||
+      recv.buffer == MPI_IN_PLACE) {
     return MPI_SUCCESS;
   }
   const auto block = static_cast<std::size_t>(recv.count) *
@@ -732,6 +737,14 @@ int do_allgather(const void* sendbuf, MPI_Count sendcount,
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
+  if (call.is_blocking() && !c->is_inter && recv.uniform) {
+    bool done = false;
+    int rc =
+        allgather_now(c, sendbuf, sendcount, sendtype, recv, call.fn, &done);
+    if (done) {
+      return rc;
+    }
+  }
   const bool in_place = sendbuf == MPI_IN_PLACE;
   TypeArg stype;
   TypeArg rtype;
@@ -742,24 +755,11 @@ int do_allgather(const void* sendbuf, MPI_Count sendcount,
       return rc;
     }
   }
-  // The fixed-size form's blocks are made after the fast path, which
-  // needs none.
   Blocks blocks;
   if (int rc = check_per_member(c, recv, c->remote_size, kRecvSide, &rtype,
-                                recv.uniform ? nullptr : &blocks, call.fn);
+                                &blocks, call.fn);
       rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (call.is_blocking() && !c->is_inter && recv.uniform) {
-    bool done = false;
-    int rc =
-        allgather_now(c, sendbuf, sendcount, sendtype, recv, call.fn, &done);
-    if (done) {
-      return rc;
-    }
-  }
-  if (recv.uniform) {
-    blocks = uniform_blocks(rtype, recv.buffer, recv.count, c->remote_size);
   }
   const Holds holds{{stype, rtype}, {}, false};
   if (c->is_inter) {
@@ -862,10 +862,11 @@ int do_alltoall_any(Comm* c, const AlltoallArgs& a, const Call& call) {
 }
 
 // A blocking MPI_Alltoall of predefined types on an intracommunicator whose
-// blocks fit one round, once the arguments are checked: that round
-// straight through (algo::alltoall_now), without building the per-member
-// arguments of alltoallv and its coroutine. *done false, having done
-// nothing, when it does not apply; the general path then runs.
+// blocks fit one round: that round straight through (algo::
+// alltoall_now), without building the per-member arguments of alltoallv
+// and its coroutine. *done false, having done nothing, when it does not
+// apply or an argument is wrong (MPI_IN_PLACE as recvbuf too); the general
+// path then runs (and reports the error).
 int alltoall_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
                  MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                  MPI_Datatype recvtype, const char* fn, bool* done) {
@@ -875,7 +876,9 @@ int alltoall_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
   const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
   const MPI_Count scount = in_place ? recvcount : sendcount;
   const void* sbuf = in_place ? recvbuf : sendbuf;
-  if (rtype == nullptr || stype == nullptr) {
+  if (rtype == nullptr || stype == nullptr || scount < 0 || recvcount < 0 ||
+      (scount > 0 && sbuf == nullptr) ||
+      (recvcount > 0 && recvbuf == nullptr) || recvbuf == MPI_IN_PLACE) {
     return MPI_SUCCESS;
   }
   const auto block = static_cast<std::size_t>(scount) *
@@ -901,22 +904,6 @@ int do_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
   if (int rc = check_coll(comm, call.fn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
-  // Both sides checked here for the fast path; the general path checks
-  // them again as alltoallv's.
-  TypeArg stype;
-  TypeArg rtype;
-  if (sendbuf != MPI_IN_PLACE) {
-    if (int rc = check_data(c, sendbuf, sendcount, sendtype, &stype, "sendbuf",
-                            call.fn);
-        rc != MPI_SUCCESS) {
-      return rc;
-    }
-  }
-  if (int rc = check_data(c, recvbuf, recvcount, recvtype, &rtype, "recvbuf",
-                          call.fn);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
   if (call.is_blocking() && !c->is_inter) {
     bool done = false;
     int rc = alltoall_now(c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -936,6 +923,14 @@ int do_alltoall(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
   }
   ArgArray<MPI_Datatype> stypes(n, sendtype);
   ArgArray<MPI_Datatype> rtypes(n, recvtype);
+  if (sendbuf != MPI_IN_PLACE) {
+    if (int rc = check_count(c, sendcount, call.fn); rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
+  if (int rc = check_count(c, recvcount, call.fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
   return do_alltoall_any(
       c,
       AlltoallArgs{sendbuf, scounts.data(), sdispls.data(), stypes.data(),
