@@ -66,10 +66,21 @@ int retire(MPI_Request* handle, p2p::Request* request, MPI_Status* status) {
   return error;
 }
 
+// MPI_ERR_IN_STATUS for the calls that complete several requests. The
+// error belongs to the operations that failed (MPI 4.0 §9.3), so it goes to
+// the handler of the communicator of the first failed request in array
+// order (`failed`); a request with no communicator (nullptr) falls back to
+// the rule for errors not tied to an object.
+int raise_in_status(Comm* failed, const char* function) {
+  return fail(failed, MPI_ERR_IN_STATUS, function,
+              "an operation failed; see the statuses' MPI_ERROR");
+}
+
 // Retires every request of a completed array (Waitall, Testall).
 int retire_all(int count, MPI_Request requests[], MPI_Status statuses[],
                const char* function) {
   bool any_error = false;
+  Comm* failed = nullptr;
   for (int i = 0; i < count; ++i) {
     MPI_Status* status =
         statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -78,13 +89,14 @@ int retire_all(int count, MPI_Request requests[], MPI_Status statuses[],
       empty_status(status);
       continue;
     }
-    if (retire(&requests[i], r, status) != MPI_SUCCESS) {
+    auto* comm = static_cast<Comm*>(r->comm);  // read before retire frees r
+    if (retire(&requests[i], r, status) != MPI_SUCCESS && !any_error) {
       any_error = true;
+      failed = comm;
     }
   }
   if (any_error) {
-    return fail(nullptr, MPI_ERR_IN_STATUS, function,
-                "an operation failed; see the statuses' MPI_ERROR");
+    return raise_in_status(failed, function);
   }
   return MPI_SUCCESS;
 }
@@ -291,6 +303,7 @@ int collect_some(int incount, MPI_Request requests[], int* outcount,
                  int indices[], MPI_Status statuses[], const char* function) {
   bool any_active = false;
   bool any_error = false;
+  Comm* failed = nullptr;
   int done = 0;
   for (int i = 0; i < incount; ++i) {
     p2p::Request* r = find_request(requests[i]);
@@ -303,15 +316,16 @@ int collect_some(int incount, MPI_Request requests[], int* outcount,
     }
     MPI_Status* status =
         statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[done];
-    if (retire(&requests[i], r, status) != MPI_SUCCESS) {
+    auto* comm = static_cast<Comm*>(r->comm);  // read before retire frees r
+    if (retire(&requests[i], r, status) != MPI_SUCCESS && !any_error) {
       any_error = true;
+      failed = comm;
     }
     indices[done++] = i;
   }
   *outcount = any_active ? done : MPI_UNDEFINED;
   if (any_error) {
-    return fail(nullptr, MPI_ERR_IN_STATUS, function,
-                "an operation failed; see the statuses' MPI_ERROR");
+    return raise_in_status(failed, function);
   }
   return MPI_SUCCESS;
 }
