@@ -226,7 +226,7 @@ def render_doc(functions, implemented):
            f"shmpi declares all {total} C functions of MPI 4.0 in `include/mpi.h`; "
            f"{total - len(missing)} are implemented. Each function listed below exists in "
            "`libshmpi` (as `MPI_` and `PMPI_`) but fails with an error of class "
-           "`MPI_ERR_UNSUPPORTED_OPERATION`, raised through the error handler, whose "
+           "`MPI_ERR_UNSUPPORTED_OPERATION`, raised on `MPI_COMM_SELF`'s error handler, whose "
            "message names the function. Functions that return a handle instead of an "
            "error code return the null handle (or 0).", "",
            "| chapter | functions | implemented | not yet |", "|---|---:|---:|---:|"]

@@ -49,9 +49,22 @@ int world_rank() {
   ::_exit(exit_code);
 }
 
+// The communicator an error is raised on: `comm`, or for an error tied to
+// no object MPI_COMM_SELF (MPI 4.0 §9.3, World Model). Before MPI_Init and
+// after MPI_Finalize SELF does not exist and there is none (nullptr).
+Comm* raised_on(Comm* comm) {
+  if (comm != nullptr) {
+    return comm;
+  }
+  return initialized() ? &state().self : nullptr;
+}
+
 int apply_handler(Comm* comm, int code, const char* message) {
+  Comm* target = raised_on(comm);
+  // Without a communicator the initial error handler applies (MPI 4.0
+  // §9.3): MPI_ERRORS_ARE_FATAL, as shmpirun takes no mpi_initial_errhandler.
   MPI_Errhandler handler =
-      comm != nullptr ? comm->errhandler : state().world.errhandler;
+      target != nullptr ? target->errhandler : MPI_ERRORS_ARE_FATAL;
   if (handler == MPI_ERRORS_RETURN) {
     return code;
   }
@@ -61,7 +74,7 @@ int apply_handler(Comm* comm, int code, const char* message) {
     fatal(code);
   }
   if (Errhandler* user = state().errhandlers.find(handler)) {
-    MPI_Comm handle = comm != nullptr ? comm->handle : MPI_COMM_WORLD;
+    MPI_Comm handle = target->handle;
     int code_copy = code;
     user->function(&handle, &code_copy);
   }
@@ -227,12 +240,13 @@ void fill_status(MPI_Status* status, const p2p::Status& from) {
 
 extern "C" int shmpi_mpi_unsupported(const char* function_name) noexcept {
   using namespace shmpi::mpi;
-  Comm* comm = initialized() ? &state().world : nullptr;
   char detail[160];
   std::snprintf(detail, sizeof detail, "%s is not supported by shmpi yet",
                 function_name);
   int code = make_error_code(MPI_ERR_UNSUPPORTED_OPERATION, detail);
-  return raise_code(comm, code, function_name);
+  // The stub does not look at the function's arguments, so there is no
+  // object to raise the error on: MPI_COMM_SELF, or the initial handler.
+  return raise_code(nullptr, code, function_name);
 }
 
 static_assert(MPI_ANY_SOURCE == shmpi::matching::kAnySource &&

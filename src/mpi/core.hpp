@@ -150,8 +150,9 @@ inline MPI_Request to_handle(p2p::Request* request) {
       request);  // NOLINT: handles are object pointers
 }
 
-// Raises `mpi_class` on `comm` (nullptr: the MPI_COMM_WORLD handler, as for
-// errors not tied to a communicator): prints and aborts under
+// Raises `mpi_class` on `comm` (nullptr, for errors tied to no object: on
+// MPI_COMM_SELF, MPI 4.0 §9.3; before MPI_Init and after MPI_Finalize the
+// initial handler, MPI_ERRORS_ARE_FATAL): prints and aborts under
 // MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT, calls a user handler, and
 // returns the error code. `detail` is printed after the function name.
 [[gnu::format(printf, 4, 5)]] int fail(Comm* comm, int mpi_class,
