@@ -229,9 +229,10 @@ void fill_status(MPI_Status* status, const p2p::Status& from) {
   if (status == MPI_STATUS_IGNORE) {
     return;
   }
+  // Not MPI_ERROR: MPI 4.0 §3.2.5 leaves it alone except in the calls that
+  // return several statuses, and there only with MPI_ERR_IN_STATUS.
   status->MPI_SOURCE = from.source;
   status->MPI_TAG = from.tag;
-  status->MPI_ERROR = from.error;
   set_status_count(status, static_cast<MPI_Count>(from.bytes));
   status->MPI_internal[2] = from.cancelled ? 1 : 0;
 }

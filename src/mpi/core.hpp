@@ -242,6 +242,8 @@ inline int check_recv_tag(Comm* comm, int tag,
 inline constexpr int kTagUpperBound = 0x7fffffff;
 static_assert(kTagUpperBound == INT32_MAX, "check_send_tag tests tag < 0 only");
 
+// Source, tag, count and cancelled of `from` into `status` (unless
+// MPI_STATUS_IGNORE); never MPI_ERROR (MPI 4.0 §3.2.5).
 void fill_status(MPI_Status* status, const p2p::Status& from);
 void set_status_count(MPI_Status* status, MPI_Count bytes);
 MPI_Count status_bytes(const MPI_Status* status);

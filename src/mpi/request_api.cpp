@@ -12,6 +12,9 @@ using namespace shmpi::mpi;
 
 namespace {
 
+// MPI 4.0 §3.7.3's empty status, for null and inactive requests. Its
+// definition includes "error = MPI_SUCCESS", so unlike fill_status() it
+// sets MPI_ERROR.
 void empty_status(MPI_Status* status) {
   if (status != MPI_STATUS_IGNORE) {
     status->MPI_SOURCE = MPI_ANY_SOURCE;
@@ -52,8 +55,8 @@ int check_requests(int count, MPI_Request handles[], const char* function) {
   return MPI_SUCCESS;
 }
 
-// Consumes a completed request: status out, handle freed or made inactive.
-// Returns the operation's error class.
+// Consumes a completed request: status out (not its MPI_ERROR), handle
+// freed or made inactive. Returns the operation's error class.
 int retire(MPI_Request* handle, p2p::Request* request, MPI_Status* status) {
   fill_status(status, request->status);
   const int error = request->status.error;
@@ -76,11 +79,37 @@ int raise_in_status(Comm* failed, const char* function) {
               "an operation failed; see the statuses' MPI_ERROR");
 }
 
-// Retires every request of a completed array (Waitall, Testall).
+// Whether a completed request's operation failed.
+bool has_failed(const p2p::Request& request) {
+  return request.status.error != MPI_SUCCESS;
+}
+
+// Sets a status's MPI_ERROR, which only a call returning MPI_ERR_IN_STATUS
+// does (MPI 4.0 §3.2.5).
+void set_status_error(MPI_Status* status, int error) {
+  if (status != MPI_STATUS_IGNORE) {
+    status->MPI_ERROR = error;
+  }
+}
+
+// Retires every request of a completed array (Waitall, Testall). Every
+// active request has completed and stays so until retired, so whether the
+// call returns MPI_ERR_IN_STATUS (and the statuses get their MPI_ERROR) is
+// known before the first is retired. None is ever left pending: these
+// calls retire nothing until all have completed, so MPI_ERR_PENDING does
+// not occur.
 int retire_all(int count, MPI_Request requests[], MPI_Status statuses[],
                const char* function) {
-  bool any_error = false;
-  Comm* failed = nullptr;
+  int failed = -1;  // the first failed request
+  for (int i = 0; i < count && failed < 0; ++i) {
+    p2p::Request* r = find_request(requests[i]);
+    if (!is_idle(requests[i], r) && has_failed(*r)) {
+      failed = i;
+    }
+  }
+  Comm* failed_comm =
+      failed >= 0 ? static_cast<Comm*>(find_request(requests[failed])->comm)
+                  : nullptr;
   for (int i = 0; i < count; ++i) {
     MPI_Status* status =
         statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -89,14 +118,13 @@ int retire_all(int count, MPI_Request requests[], MPI_Status statuses[],
       empty_status(status);
       continue;
     }
-    auto* comm = static_cast<Comm*>(r->comm);  // read before retire frees r
-    if (retire(&requests[i], r, status) != MPI_SUCCESS && !any_error) {
-      any_error = true;
-      failed = comm;
+    const int error = retire(&requests[i], r, status);
+    if (failed >= 0) {
+      set_status_error(status, error);
     }
   }
-  if (any_error) {
-    return raise_in_status(failed, function);
+  if (failed >= 0) {
+    return raise_in_status(failed_comm, function);
   }
   return MPI_SUCCESS;
 }
@@ -298,12 +326,13 @@ SHMPI_PMPI_ALIAS(MPI_Testany);
 
 namespace {
 
-// Retires every completed request; -1 in outcount if none is active.
+// Retires every completed request; MPI_UNDEFINED in outcount if none is
+// active. The completed ones are first listed in `indices`, since more may
+// complete meanwhile and whether any listed one failed decides whether
+// their statuses get MPI_ERROR (MPI 4.0 §3.2.5).
 int collect_some(int incount, MPI_Request requests[], int* outcount,
                  int indices[], MPI_Status statuses[], const char* function) {
   bool any_active = false;
-  bool any_error = false;
-  Comm* failed = nullptr;
   int done = 0;
   for (int i = 0; i < incount; ++i) {
     p2p::Request* r = find_request(requests[i]);
@@ -311,21 +340,31 @@ int collect_some(int incount, MPI_Request requests[], int* outcount,
       continue;
     }
     any_active = true;
-    if (!is_complete(*r)) {
-      continue;
+    if (is_complete(*r)) {
+      indices[done++] = i;
     }
-    MPI_Status* status =
-        statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[done];
-    auto* comm = static_cast<Comm*>(r->comm);  // read before retire frees r
-    if (retire(&requests[i], r, status) != MPI_SUCCESS && !any_error) {
-      any_error = true;
-      failed = comm;
-    }
-    indices[done++] = i;
   }
   *outcount = any_active ? done : MPI_UNDEFINED;
+  bool any_error = false;
+  Comm* failed_comm = nullptr;  // of the first failed request
+  for (int k = 0; k < done && !any_error; ++k) {
+    p2p::Request* r = find_request(requests[indices[k]]);
+    if (has_failed(*r)) {
+      any_error = true;
+      failed_comm = static_cast<Comm*>(r->comm);
+    }
+  }
+  for (int k = 0; k < done; ++k) {
+    MPI_Status* status =
+        statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k];
+    MPI_Request* handle = &requests[indices[k]];
+    const int error = retire(handle, find_request(*handle), status);
+    if (any_error) {
+      set_status_error(status, error);
+    }
+  }
   if (any_error) {
-    return raise_in_status(failed, function);
+    return raise_in_status(failed_comm, function);
   }
   return MPI_SUCCESS;
 }
