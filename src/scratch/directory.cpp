@@ -11,9 +11,11 @@ bool Directory::insert(std::uint64_t key, std::uint64_t offset) {
   const unsigned start = static_cast<unsigned>(key % kDirectoryEntries);
   for (unsigned i = 0; i < kDirectoryEntries; ++i) {
     DirectoryEntry& entry = entries_[(start + i) % kDirectoryEntries];
-    std::uint64_t empty = 0;
-    // Relaxed claim: readers only trust the entry once offset is non-zero.
-    if (entry.key.compare_exchange_strong(empty, key,
+    // Relaxed: only a claim; readers trust the entry once offset is set.
+    std::uint64_t seen = entry.key.load(std::memory_order_relaxed);
+    // Relaxed claim, as above; a lost race moves on to the next entry.
+    if ((seen == 0 || seen == kTombstone) &&
+        entry.key.compare_exchange_strong(seen, key,
                                           std::memory_order_relaxed)) {
       // Release: the block's initialisation before its offset.
       entry.offset.store(offset, std::memory_order_release);
@@ -27,9 +29,17 @@ std::uint64_t Directory::find(std::uint64_t key) const {
   const unsigned start = static_cast<unsigned>(key % kDirectoryEntries);
   for (unsigned i = 0; i < kDirectoryEntries; ++i) {
     const DirectoryEntry& entry = entries_[(start + i) % kDirectoryEntries];
-    if (entry.key.load(std::memory_order_relaxed) == key) {
+    // Relaxed: the offset's acquire below is what orders the block.
+    const std::uint64_t seen = entry.key.load(std::memory_order_relaxed);
+    if (seen == key) {
       // Acquire: pairs with the release in insert().
       return entry.offset.load(std::memory_order_acquire);
+    }
+    if (seen == 0) {
+      // Never used. An insert takes the first empty or removed entry of
+      // its probe, and entries never become empty again, so `key` is not
+      // beyond this one.
+      return 0;
     }
   }
   return 0;
@@ -39,12 +49,16 @@ void Directory::remove(std::uint64_t key) {
   const unsigned start = static_cast<unsigned>(key % kDirectoryEntries);
   for (unsigned i = 0; i < kDirectoryEntries; ++i) {
     DirectoryEntry& entry = entries_[(start + i) % kDirectoryEntries];
-    if (entry.key.load(std::memory_order_relaxed) == key) {
+    const std::uint64_t seen = entry.key.load(std::memory_order_relaxed);
+    if (seen == key) {
       entry.offset.store(0, std::memory_order_relaxed);
       // Release: the entry is reusable only after every member is done,
       // which the block's reference count already ordered before us.
-      entry.key.store(0, std::memory_order_release);
+      entry.key.store(kTombstone, std::memory_order_release);
       return;
+    }
+    if (seen == 0) {
+      return;  // not there (find()'s rule)
     }
   }
 }
@@ -57,7 +71,7 @@ std::uint64_t digest(const std::uint64_t* words, std::size_t count) {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     h = z ^ (z >> 31);
   }
-  return h == 0 ? 1 : h;
+  return h == 0 || h == kTombstone ? 1 : h;
 }
 
 }  // namespace shmpi::scratch

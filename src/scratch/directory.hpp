@@ -7,7 +7,12 @@
 // the key unique for ever, so a slow member can never find a newer block.
 // MPI_Comm_create_group's rendezvous blocks use a digest of (lowest slot,
 // parent context, tag, members, count of earlier such calls). Open
-// addressing over a fixed table in the scratch area.
+// addressing over a fixed table in the scratch area, linear probing: a
+// removed entry becomes a tombstone, never empty again, so a lookup stops
+// at the first empty entry (an insert takes the first empty or tombstone
+// entry of its probe, so its key never lies beyond an empty one). Members
+// waiting for a block poll find(); with removed entries left empty it read
+// all 16384 entries (256 KiB) for each miss.
 #pragma once
 
 #include <atomic>
@@ -23,8 +28,11 @@ namespace shmpi::scratch {
 inline constexpr std::size_t kDirectoryInScratch = segment::kScratchHeaderBytes;
 inline constexpr unsigned kDirectoryEntries = 16384;
 
+// An entry's key: 0 while never used, kTombstone once removed.
+inline constexpr std::uint64_t kTombstone = ~std::uint64_t{0};
+
 struct DirectoryEntry {
-  std::atomic<std::uint64_t> key;     // 0: empty
+  std::atomic<std::uint64_t> key;     // 0: empty, kTombstone: removed
   std::atomic<std::uint64_t> offset;  // 0 until the block is ready
 };
 static_assert(sizeof(DirectoryEntry) == 16);
@@ -47,7 +55,8 @@ class Directory {
   DirectoryEntry* entries_;
 };
 
-// A 64-bit mix of several words (splitmix64 steps); never returns 0.
+// A 64-bit mix of several words (splitmix64 steps); never returns 0 or
+// kTombstone.
 std::uint64_t digest(const std::uint64_t* words, std::size_t count);
 
 }  // namespace shmpi::scratch
