@@ -345,7 +345,7 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       $1 == "part_early" {
         print impl "|" test "|early bird " val("parts") " x " val("bytes") "|" val("usec")
       }
-      $1 == "comm_dup" || $1 == "comm_split" {
+      $1 == "comm_dup" || $1 == "comm_split" || $1 == "comm_split_use" {
         print impl "|comm|" substr($1, 6) " np=" val("np") "|" val("per_s")
       }
       $1 == "floor" && $2 == "memcpy" {
@@ -550,7 +550,9 @@ render() {
     "$work/status.txt")
   if [[ -n $comm_ran ]]; then
     echo "- communicator creation: dup = \`MPI_Comm_dup(MPI_COMM_WORLD)\` + \`MPI_Comm_free\`,"
-    echo "  split = \`MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank)\` + \`MPI_Comm_free\`;"
+    echo "  split = \`MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank)\` + \`MPI_Comm_free\`,"
+    echo "  split_use = that split, one \`MPI_Allreduce\` of an int on the new communicator"
+    echo "  (its first collective) and the free;"
     echo "  np=$comm_ran (more ranks than the $(nproc) cores share them); runs limited to ${comm_timeout}s"
   fi
   # Runs that did not end well, per implementation and test.
@@ -626,7 +628,7 @@ render() {
   done
   local -a comm_rows=()
   local op n
-  for op in dup split; do
+  for op in dup split split_use; do
     for n in ${comm_nps[@]+"${comm_nps[@]}"}; do
       grep -q "^[^|]*|comm$n|" "$work/status.txt" && comm_rows+=("$op np=$n")
     done

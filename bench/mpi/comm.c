@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Communicator creation rate on MPI_COMM_WORLD, any number of ranks:
  *   dup:   MPI_Comm_dup(MPI_COMM_WORLD) then MPI_Comm_free of the copy;
- *   split: MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank) then MPI_Comm_free.
+ *   split: MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank) then MPI_Comm_free;
+ *   split_use: the split, one MPI_Allreduce of an int on the new
+ *          communicator (its first collective), then MPI_Comm_free.
  * One operation is one creation plus its free, issued back to back by every
  * rank. Prints one line per operation:
  *   comm_dup np=4 per_s=91.7 usec=10905 mean=... min=... max=... iters=...
@@ -26,7 +28,7 @@
  * Errors return to the program (MPI_ERRORS_RETURN on MPI_COMM_WORLD, which
  * the new communicators inherit): a failing call is named on stderr and the
  * job ends with MPI_Abort, so a missing implementation shows as a failed run.
- * Options: --quick, --ops dup,split, --batch-ms X, --batches N,
+ * Options: --quick, --ops dup,split,split_use, --batch-ms X, --batches N,
  * --op-budget S, --time-limit S. */
 #include <mpi.h>
 #include <stdio.h>
@@ -66,7 +68,7 @@ static void comm_fail(const char* what, int rc) {
 static void comm_usage(const char* prog) {
   if (g_rank == 0) {
     fprintf(stderr,
-            "usage: %s [--quick] [--ops dup,split] [--batch-ms X]\n"
+            "usage: %s [--quick] [--ops dup,split,split_use] [--batch-ms X]\n"
             "          [--batches N] [--op-budget S] [--time-limit S]\n",
             prog);
   }
@@ -78,7 +80,7 @@ static int comm_parse(comm_opts* o, int argc, char** argv) {
   o->batches = 5;
   o->op_budget_s = 3.0;
   o->time_limit_s = 10.0;
-  snprintf(o->ops, sizeof(o->ops), "dup,split");
+  snprintf(o->ops, sizeof(o->ops), "dup,split,split_use");
   for (i = 1; i < argc; ++i) {
     const char* a = argv[i];
     const char* v = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -130,8 +132,9 @@ static int comm_has_op(const char* ops, const char* op) {
   return 0;
 }
 
-/* One batch of `iters` operations (0 dup, 1 split) after an untimed barrier;
- * returns the slowest rank's seconds on rank 0 (other ranks: their own). */
+/* One batch of `iters` operations (0 dup, 1 split, 2 split_use) after an
+ * untimed barrier; returns the slowest rank's seconds on rank 0 (other
+ * ranks: their own). */
 static double comm_batch(int op, long iters) {
   double t0, local, slowest = 0.0;
   long i;
@@ -155,6 +158,14 @@ static double comm_batch(int op, long iters) {
       rc = MPI_Comm_split(MPI_COMM_WORLD, g_rank % 2, g_rank, &c);
       if (rc != MPI_SUCCESS) {
         comm_fail("MPI_Comm_split", rc);
+      }
+      if (op == 2) {
+        int one = 1;
+        int sum = 0;
+        rc = MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c);
+        if (rc != MPI_SUCCESS) {
+          comm_fail("MPI_Allreduce", rc);
+        }
       }
       rc = MPI_Comm_free(&c);
       if (rc != MPI_SUCCESS) {
@@ -269,7 +280,7 @@ static comm_stats comm_measure(int op, const comm_opts* o) {
 }
 
 int main(int argc, char** argv) {
-  static const char* const kNames[] = {"dup", "split"};
+  static const char* const kNames[] = {"dup", "split", "split_use"};
   comm_opts o;
   double start;
   double last_op_s = 0.0; /* rank 0: wall time of the previous operation */
@@ -291,7 +302,7 @@ int main(int argc, char** argv) {
         g_np);
     fflush(stdout);
   }
-  for (op = 0; op < 2; ++op) {
+  for (op = 0; op < 3; ++op) {
     comm_stats st;
     double op_start;
     int stop = 0;
