@@ -54,7 +54,7 @@ std::uint64_t comm_key(std::uint32_t leader_slot, ContextId id,
                        std::uint64_t generation) {
   const std::uint64_t words[3] = {leader_slot, contextid::without_suffix(id),
                                   generation};
-  return scratch::digest(words, 3);
+  return scratch::homed_key(scratch::digest(words, 3), leader_slot);
 }
 
 MemberSlot& next_slot(Comm& c) {
@@ -598,7 +598,8 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
     generation = generations[base]++;
   }
   const std::uint64_t pair[2] = {base, generation};
-  const std::uint64_t key = scratch::digest(pair, 2);
+  const std::uint64_t key =
+      scratch::homed_key(scratch::digest(pair, 2), slots[leader]);
   CommBlock* block = nullptr;
   if (index == static_cast<int>(leader)) {
     block = block_pool().acquire(static_cast<std::uint32_t>(lpids.size()),

@@ -63,6 +63,25 @@ void Directory::remove(std::uint64_t key) {
   }
 }
 
+std::size_t Directory::used_entries() const {
+  std::size_t used = 0;
+  for (unsigned i = 0; i < kDirectoryEntries; ++i) {
+    // Relaxed: a count for tests, taken while nobody inserts.
+    used += entries_[i].key.load(std::memory_order_relaxed) != 0 ? 1 : 0;
+  }
+  return used;
+}
+
+std::uint64_t homed_key(std::uint64_t digest, std::uint32_t home) {
+  const std::uint64_t first =
+      (std::uint64_t{home} * kHomeEntries) % kDirectoryEntries;
+  // The low bits are `first`, a multiple of kHomeEntries, so never all
+  // ones: never kTombstone.
+  const std::uint64_t key =
+      (digest & ~std::uint64_t{kDirectoryEntries - 1}) | first;
+  return key != 0 ? key : std::uint64_t{1} << 63;
+}
+
 std::uint64_t digest(const std::uint64_t* words, std::size_t count) {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL;
   for (std::size_t i = 0; i < count; ++i) {

@@ -12,7 +12,11 @@
 // at the first empty entry (an insert takes the first empty or tombstone
 // entry of its probe, so its key never lies beyond an empty one). Members
 // waiting for a block poll find(); with removed entries left empty it read
-// all 16384 entries (256 KiB) for each miss.
+// all 16384 entries (256 KiB) for each miss. A key's probe starts at its
+// leader's home entries (homed_key()): starting anywhere, inserts used up
+// every entry after some 10^5 communicators and misses read the whole table
+// again; from a home, a leader's inserts take its own tombstones again, and
+// a miss reads about as many entries as were ever live there at once.
 #pragma once
 
 #include <atomic>
@@ -40,6 +44,11 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 static_assert(kDirectoryEntries * sizeof(DirectoryEntry) <=
               segment::kScratchDirectoryBytes);
 
+// Entries between one home and the next (homed_key()).
+inline constexpr unsigned kHomeEntries = 64;
+static_assert((kDirectoryEntries & (kDirectoryEntries - 1)) == 0,
+              "a key's low bits are its first entry");
+
 class Directory {
  public:
   explicit Directory(const segment::Segment& segment);
@@ -50,6 +59,8 @@ class Directory {
   std::uint64_t find(std::uint64_t key) const;
   // The block's last user removes its entry before recycling the block.
   void remove(std::uint64_t key);
+  // How many entries have ever been used (live or removed), for tests.
+  std::size_t used_entries() const;
 
  private:
   DirectoryEntry* entries_;
@@ -58,5 +69,10 @@ class Directory {
 // A 64-bit mix of several words (splitmix64 steps); never returns 0 or
 // kTombstone.
 std::uint64_t digest(const std::uint64_t* words, std::size_t count);
+
+// A key made of `digest`'s high bits whose probe starts at the home entry
+// of segment slot `home` (the communicator's leader); never 0 or
+// kTombstone.
+std::uint64_t homed_key(std::uint64_t digest, std::uint32_t home);
 
 }  // namespace shmpi::scratch
