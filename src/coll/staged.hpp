@@ -3,8 +3,9 @@
 // more than kBulk packed bytes per element. Rounds split data only at whole
 // units, since a user function is handed whole elements, so such an element
 // cannot travel through a bulk buffer. Instead each member stages its packed
-// contribution in the shared heap, one round says where, and every member
-// folds what it needs straight from the others' copies.
+// contribution in the shared heap a batch at a time, one round per batch
+// says where, and every member folds what it needs of the batch straight
+// from the others' copies.
 #pragma once
 
 #include <cstddef>
@@ -34,11 +35,16 @@ struct StagedShare {
 // the same on every member) from `send` and folds its `share` into `recv`,
 // as fold() does: from the right (x(i) op acc), so in rank order for a
 // non-commutative operation and bit-identical on every member that folds
-// the same share. Two rounds: the copies' places, then a release (nobody
-// frees its copy while another member may read it). The copy is taken
-// before anyone writes a receive buffer, so `send` may overlap `recv` (in
-// place). Ends the job if the shared heap has no room for the copy, as the
-// rounds' own buffers do.
+// the same share. The units go in batches of as many whole units as fit a
+// bulk buffer, at least one, through two staging buffers per member that
+// take turns, so the shared heap holds two batches per member whatever
+// `count` is: one round per batch (the batch's place, which also says
+// its sender has folded the batch before), then a release round (nobody
+// frees its buffers while another member may read them). A member packs
+// each batch of `send` before it writes that part of `recv` (a share lands
+// at or below its place in `send`), so `send` may overlap `recv` (in
+// place). Ends the job if the shared heap has no
+// room for the staging buffers, as the rounds' own buffers do.
 Task reduce_staged(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
                    std::size_t count, StagedShare share);
 
