@@ -429,8 +429,14 @@ extern "C" int PMPI_Start(MPI_Request* request) noexcept {
     return rc;
   }
   p2p::Request* r = request != nullptr ? find_request(*request) : nullptr;
-  if (r == nullptr || !r->persistent) {
+  if (r == nullptr) {
     return fail(nullptr, MPI_ERR_REQUEST, "MPI_Start",
+                "invalid request handle");
+  }
+  // A valid request's errors go to its communicator's handler (MPI 4.0
+  // section 9.3); only a garbage handle has no object to raise them on.
+  if (!r->persistent) {
+    return fail(static_cast<Comm*>(r->comm), MPI_ERR_REQUEST, "MPI_Start",
                 "not a persistent request");
   }
   if (r->active) {
@@ -461,8 +467,12 @@ extern "C" int PMPI_Startall(int count, MPI_Request requests[]) noexcept {
   }
   for (int i = 0; i < count; ++i) {
     p2p::Request* r = find_request(requests[i]);
-    if (r == nullptr || !r->persistent || r->active) {
+    if (r == nullptr) {
       return fail(nullptr, MPI_ERR_REQUEST, "MPI_Startall",
+                  "invalid request handle at index %d", i);
+    }
+    if (!r->persistent || r->active) {
+      return fail(static_cast<Comm*>(r->comm), MPI_ERR_REQUEST, "MPI_Startall",
                   "request %d is not an inactive persistent request", i);
     }
   }

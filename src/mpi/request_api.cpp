@@ -465,8 +465,15 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag,
     state().engine->progress();
   }
   *flag = is_complete(*r) ? 1 : 0;
-  if (*flag != 0) {
-    fill_status(status, r->status);
+  if (*flag == 0) {
+    return MPI_SUCCESS;
+  }
+  fill_status(status, r->status);
+  // As MPI_Test does, but the request stays: a failed operation's error is
+  // raised on its communicator now and again by the wait that retires it.
+  if (has_failed(*r)) {
+    return fail(static_cast<Comm*>(r->comm), r->status.error,
+                "MPI_Request_get_status", "the operation failed");
   }
   return MPI_SUCCESS;
 }
