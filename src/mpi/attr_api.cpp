@@ -137,7 +137,9 @@ int get_attr(MPI_Comm comm, int keyval, void* value, int* flag,
     return rc;
   }
   int* predefined_address = predefined_value(keyval);
-  if (predefined_address == nullptr && !is_comm_keyval(keyval)) {
+  // A keyval the program freed may still have attributes (MPI 4.0 section
+  // 7.7.2): those stay readable until deleted.
+  if (predefined_address == nullptr && !is_live_comm_keyval(keyval)) {
     return fail(c, MPI_ERR_KEYVAL, function, "invalid keyval %d", keyval);
   }
   if (value == nullptr || flag == nullptr) {
@@ -161,9 +163,22 @@ int get_attr(MPI_Comm comm, int keyval, void* value, int* flag,
 
 int delete_attr(MPI_Comm comm, int keyval, const char* function) {
   Comm* c = nullptr;
-  if (int rc = check_comm_and_keyval(comm, keyval, &c, function);
-      rc != MPI_SUCCESS) {
+  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
+  }
+  if (int rc = check_comm(comm, &c, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (is_predefined_comm_keyval(keyval)) {
+    return fail(c, MPI_ERR_KEYVAL, function,
+                "keyval %d is predefined and cannot be changed", keyval);
+  }
+  // Not check_user_keyval: MPI 4.0 section 7.7.2 (MPI_COMM_FREE_KEYVAL)
+  // has the program free the attributes of a keyval it already freed "via
+  // calls to MPI_COMM_DELETE_ATTR", so such a keyval is valid here as long
+  // as attributes still use it.
+  if (!is_live_comm_keyval(keyval)) {
+    return fail(c, MPI_ERR_KEYVAL, function, "invalid keyval %d", keyval);
   }
   if (int rc = delete_comm_attr(*c, keyval); rc != MPI_SUCCESS) {
     return raise_code(c, rc, function);  // the delete callback's code

@@ -70,6 +70,13 @@ class KeyvalTable {
     return keyval != nullptr && !keyval->program_freed;
   }
 
+  // Not yet released: usable, or freed by the program while attributes
+  // still hold references.
+  bool live(int handle) {
+    std::lock_guard lock(mutex_);
+    return find(handle) != nullptr;
+  }
+
   int program_free(int handle) {
     std::lock_guard lock(mutex_);
     Keyval* keyval = find(handle);
@@ -198,6 +205,8 @@ bool is_predefined_comm_keyval(int keyval) noexcept {
 }
 
 bool is_comm_keyval(int keyval) noexcept { return table().usable(keyval); }
+
+bool is_live_comm_keyval(int keyval) noexcept { return table().live(keyval); }
 
 int create_comm_keyval(MPI_Comm_copy_attr_function* copy,
                        MPI_Comm_delete_attr_function* del, void* extra_state,

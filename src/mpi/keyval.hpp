@@ -9,7 +9,10 @@
 // attribute holds a reference on its keyval, and so does the user's handle
 // until MPI_Comm_free_keyval: a keyval freed while attributes still use it
 // keeps its callbacks until the last of them is deleted (MPI 4.0 section
-// 7.7.2), but its handle is no longer accepted by the entry points.
+// 7.7.2). Until then its handle is still accepted by MPI_Comm_get_attr and
+// MPI_Comm_delete_attr, since the standard has the program free those
+// attributes "via calls to MPI_COMM_DELETE_ATTR" or MPI_COMM_FREE; setting
+// new attributes under it is refused.
 //
 // Callbacks run without any lock held, so they may call MPI functions,
 // including attribute functions on the same communicator: every loop here
@@ -34,6 +37,10 @@ bool is_predefined_comm_keyval(int keyval) noexcept;
 // A keyval the program may use on communicators: created by
 // create_comm_keyval() and not yet freed by the program.
 bool is_comm_keyval(int keyval) noexcept;
+
+// A keyval that still exists: is_comm_keyval(), or freed by the program
+// while attributes still use it. Such attributes may be read and deleted.
+bool is_live_comm_keyval(int keyval) noexcept;
 
 // Creates a keyval with the given callbacks (nullptr copy: never copied,
 // like MPI_COMM_NULL_COPY_FN; nullptr delete: nothing to call). Returns
