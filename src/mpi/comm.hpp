@@ -216,6 +216,12 @@ int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
 int finish_dup(Comm& parent, Comm* fresh, const Hints* hints,
                MPI_Comm* newcomm);
 
+// The same for MPI_Comm_idup, whose copy callbacks ran in the call
+// (stage_comm_attributes in mpi/keyval.hpp): attaches the staged copies
+// instead of running callbacks, so it may run inside the progress engine.
+void finish_staged_dup(Comm& parent, Comm* fresh, const Hints* hints,
+                       std::vector<Attribute>& staged, MPI_Comm* newcomm);
+
 // Waits until no nonblocking creation is running on `comm`.
 void wait_pending(Comm& comm);
 

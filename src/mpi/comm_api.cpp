@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "mpi/comm.hpp"
 #include "mpi/detail/pmpi.hpp"
@@ -69,6 +70,16 @@ int finish_dup(Comm& parent, Comm* fresh, const Hints* hints,
   }
   *newcomm = fresh->handle;
   return MPI_SUCCESS;
+}
+
+void finish_staged_dup(Comm& parent, Comm* fresh, const Hints* hints,
+                       std::vector<Attribute>& staged, MPI_Comm* newcomm) {
+  fresh->errhandler = parent.errhandler;
+  fresh->hints = hints != nullptr ? *hints : parent.hints;
+  // The references the copies hold on their keyvals move with them.
+  fresh->attributes = std::move(staged);
+  staged.clear();
+  *newcomm = fresh->handle;
 }
 
 }  // namespace shmpi::mpi

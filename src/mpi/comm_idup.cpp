@@ -6,10 +6,13 @@
 #include <mpi.h>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "coll/rounds.hpp"
 #include "mpi/coll_driver.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/keyval.hpp"
 #include "mpi/p2p_common.hpp"
 
 namespace shmpi::mpi {
@@ -23,12 +26,17 @@ struct IdupTask {
   p2p::Request* request;
   bool keep_hints;
   Hints hints;
+  // The parent's attributes, copied in the call (see idup_common).
+  std::vector<Attribute> staged;
   std::unique_ptr<DupRound> round;
   // The nonblocking rounds' part of the mask first (contextid/arbiter.hpp),
   // then all of it; every member widens after the same round.
   contextid::Arbiter::Reach reach = contextid::Arbiter::Reach::kNonblocking;
 
   void complete(int error) {
+    if (error != MPI_SUCCESS) {
+      drop_staged_attributes(staged);  // no communicator will hold them
+    }
     request->status = p2p::Status{};
     request->status.error = error;
     parent->shared->pending.fetch_sub(1, std::memory_order_relaxed);
@@ -43,7 +51,9 @@ struct IdupTask {
     if (fresh == nullptr) {
       return MPI_ERR_NO_MEM;
     }
-    return finish_dup(*parent, fresh, keep_hints ? nullptr : &hints, newcomm);
+    finish_staged_dup(*parent, fresh, keep_hints ? nullptr : &hints, staged,
+                      newcomm);
+    return MPI_SUCCESS;
   }
 
   // One progress step; true once the request is complete.
@@ -95,10 +105,24 @@ struct IdupTask {
 
 int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
                 MPI_Request* request, const char* function) {
+  // The copy callbacks run here, in the program's call, not when the new
+  // communicator appears: that happens in a task of the progress engine,
+  // and a callback calling MPI there (a probe, a collective) would re-enter
+  // the engine and run this very task again. Before the idup counts as
+  // pending, too, so a callback may use the parent collectively. A failing
+  // callback fails the call itself.
+  std::vector<Attribute> staged;
+  if (!parent->is_inter) {
+    if (int rc = stage_comm_attributes(*parent, staged); rc != MPI_SUCCESS) {
+      *newcomm = MPI_COMM_NULL;
+      return raise_code(parent, rc, function);
+    }
+  }
   // A collective's request: MPI_Cancel, and MPI_Request_free before
   // completion, are refused (the task below still writes to it).
   p2p::Request* r = new_collective_request(parent, function);
   if (r == nullptr) {
+    drop_staged_attributes(staged);
     return MPI_ERR_NO_MEM;
   }
   *request = to_handle(r);
@@ -122,6 +146,7 @@ int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
   task->newcomm = newcomm;
   task->request = r;
   task->keep_hints = hints == nullptr;
+  task->staged = std::move(staged);
   if (hints != nullptr) {
     task->hints = *hints;
   }

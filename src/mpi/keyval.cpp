@@ -178,9 +178,10 @@ void remove_attribute(Comm& comm, int keyval) {
   }
 }
 
-// Runs the copy callback of one attribute of oldcomm; attaches the copy to
-// newcomm when the callback says so.
-int copy_one(Comm& oldcomm, const Attribute& attribute, Comm& newcomm) {
+// Runs the copy callback of one attribute of oldcomm; appends the copy to
+// `copies` (with a reference on its keyval) when the callback says so.
+int copy_one(Comm& oldcomm, const Attribute& attribute,
+             std::vector<Attribute>& copies) {
   std::optional<Callbacks> callbacks = table().callbacks(attribute.keyval);
   if (!callbacks || callbacks->copy == nullptr) {
     return MPI_SUCCESS;
@@ -193,8 +194,28 @@ int copy_one(Comm& oldcomm, const Attribute& attribute, Comm& newcomm) {
   if (rc != MPI_SUCCESS || flag == 0) {
     return rc;
   }
-  newcomm.attributes.push_back({attribute.keyval, copied});
+  copies.push_back({attribute.keyval, copied});
   table().retain(attribute.keyval);
+  return MPI_SUCCESS;
+}
+
+// Runs the copy callbacks of oldcomm's attributes in the order they were
+// set, appending the copies to `copies`. Stops at the first failing
+// callback and returns its code (copies made so far stay in `copies`).
+int copy_all(Comm& oldcomm, std::vector<Attribute>& copies) {
+  // A snapshot: a copy callback may change oldcomm's list.
+  const std::vector<Attribute> snapshot = oldcomm.attributes;
+  for (const Attribute& attribute : snapshot) {
+    void* current = nullptr;
+    if (!get_comm_attr(oldcomm, attribute.keyval, &current)) {
+      continue;  // deleted by an earlier callback
+    }
+    if (int rc =
+            copy_one(oldcomm, Attribute{attribute.keyval, current}, copies);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
   return MPI_SUCCESS;
 }
 
@@ -277,25 +298,38 @@ int delete_comm_attr(Comm& comm, int keyval) noexcept {
 
 int copy_comm_attributes(Comm& oldcomm, Comm& newcomm) noexcept {
   try {
-    // A snapshot: a copy callback may change oldcomm's list.
-    const std::vector<Attribute> snapshot = oldcomm.attributes;
-    for (const Attribute& attribute : snapshot) {
-      void* current = nullptr;
-      if (!get_comm_attr(oldcomm, attribute.keyval, &current)) {
-        continue;  // deleted by an earlier callback
-      }
-      const int rc =
-          copy_one(oldcomm, Attribute{attribute.keyval, current}, newcomm);
-      if (rc != MPI_SUCCESS) {
-        delete_comm_attributes(newcomm);  // its errors are secondary
-        return rc;
-      }
+    // Straight into newcomm's list: a callback that fails has the copies
+    // already attached deleted with their delete callbacks.
+    if (int rc = copy_all(oldcomm, newcomm.attributes); rc != MPI_SUCCESS) {
+      delete_comm_attributes(newcomm);  // its errors are secondary
+      return rc;
     }
   } catch (const std::bad_alloc&) {
     delete_comm_attributes(newcomm);
     return MPI_ERR_NO_MEM;
   }
   return MPI_SUCCESS;
+}
+
+int stage_comm_attributes(Comm& oldcomm,
+                          std::vector<Attribute>& copies) noexcept {
+  int rc = MPI_SUCCESS;
+  try {
+    rc = copy_all(oldcomm, copies);
+  } catch (const std::bad_alloc&) {
+    rc = MPI_ERR_NO_MEM;
+  }
+  if (rc != MPI_SUCCESS) {
+    drop_staged_attributes(copies);
+  }
+  return rc;
+}
+
+void drop_staged_attributes(std::vector<Attribute>& copies) noexcept {
+  for (const Attribute& attribute : copies) {
+    table().release(attribute.keyval);
+  }
+  copies.clear();
 }
 
 int delete_comm_attributes(Comm& comm) noexcept {

@@ -26,6 +26,8 @@
 
 #include <mpi.h>
 
+#include <vector>
+
 #include "mpi/core.hpp"
 
 namespace shmpi::mpi {
@@ -77,6 +79,23 @@ int delete_comm_attr(Comm& comm, int keyval) noexcept;
 // callback's error code; on failure the copies already attached are
 // deleted again (delete callbacks run) and newcomm has no attribute.
 int copy_comm_attributes(Comm& oldcomm, Comm& newcomm) noexcept;
+
+// For MPI_Comm_idup and MPI_Comm_idup_with_info, in the call: runs the
+// copy callbacks as copy_comm_attributes() does but keeps the copies in
+// `copies` (each with a reference on its keyval), to be moved into the
+// new communicator's list when the agreement on its context ID completes.
+// That happens inside the progress engine, where no user callback may
+// run: a callback that calls MPI there would re-enter the engine and the
+// idup's own task. Returns MPI_SUCCESS, MPI_ERR_NO_MEM or the first
+// failing callback's code; on failure `copies` is emptied as by
+// drop_staged_attributes().
+int stage_comm_attributes(Comm& oldcomm,
+                          std::vector<Attribute>& copies) noexcept;
+
+// Releases staged copies that will never reach a communicator (the idup
+// failed): their keyval references only. Their delete callbacks do not run,
+// as there is no communicator to run them on.
+void drop_staged_attributes(std::vector<Attribute>& copies) noexcept;
 
 // For MPI_Comm_free and MPI_Finalize (MPI_COMM_SELF first: MPI 4.0,
 // "Allowing User Functions at Process Termination"): runs the delete callback
