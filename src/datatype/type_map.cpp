@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+
+#include "datatype/detail/element_types.hpp"
 
 namespace shmpi::datatype {
 
@@ -309,6 +312,50 @@ DescPtr make_subarray(std::span<const std::uint64_t> sizes,
   return finish(std::move(d));
 }
 
+namespace {
+
+// Where the two fields of a value-index pair lie in its packed form (the C
+// struct, padding included: pack.hpp): the value ends at `value_end`, the
+// index fills [index_begin, index_end).
+struct PairFields {
+  std::uint64_t value_end;
+  std::uint64_t index_begin;
+  std::uint64_t index_end;
+};
+
+template <typename P>
+constexpr PairFields fields_of() {
+  return {sizeof(P::value), offsetof(P, index),
+          offsetof(P, index) + sizeof(P::index)};
+}
+
+PairFields pair_fields(const BasicType& type) {
+  switch (type.scalar) {
+    case Scalar::kFloatInt:
+      return fields_of<detail::FloatInt>();
+    case Scalar::kDoubleInt:
+      return fields_of<detail::DoubleInt>();
+    case Scalar::kLongInt:
+      return fields_of<detail::LongInt>();
+    case Scalar::kIntInt:
+      return fields_of<detail::IntInt>();
+    case Scalar::kShortInt:
+      return fields_of<detail::ShortInt>();
+    case Scalar::kLongDoubleInt:
+      return fields_of<detail::LongDoubleInt>();
+    case Scalar::kFloatFloat:
+      return fields_of<detail::FloatFloat>();
+    case Scalar::kDoubleDouble:
+      return fields_of<detail::DoubleDouble>();
+    default:
+      break;
+  }
+  // Not a pair: one indivisible element.
+  return {type.size, type.size, type.size};
+}
+
+}  // namespace
+
 std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes) {
   if (type.packed == 0) {
     return 0;
@@ -320,6 +367,19 @@ std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes) {
     return count;
   }
   if (type.basic != nullptr) {
+    // A pair is two basic elements (MPI 4.0 §6.9.4 defines it as a struct
+    // of its value and its index): a message with the value alone (a
+    // prefix of the pair's signature), or MPI_Status_set_elements with an
+    // odd count, ends after the value.
+    if (type.basic->cls == TypeClass::kPair) {
+      const PairFields f = pair_fields(*type.basic);
+      if (rest >= f.index_end) {
+        return count + 2;  // in the tail padding
+      }
+      if (rest >= f.value_end && rest <= f.index_begin) {
+        return count + 1;
+      }
+    }
     return -1;  // ends inside a basic element
   }
   for (const Part& part : type.parts) {
