@@ -396,4 +396,31 @@ std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes) {
   return count;
 }
 
+std::uint64_t bytes_of_basic_elements(const TypeDesc& type,
+                                      std::uint64_t elements) {
+  if (type.basic_count == 0) {
+    return 0;
+  }
+  std::uint64_t bytes = elements / type.basic_count * type.packed;
+  std::uint64_t rest = elements % type.basic_count;
+  if (rest == 0) {
+    return bytes;
+  }
+  if (type.basic != nullptr) {
+    // Only a pair has more than one basic element: `rest` is its value.
+    return bytes + pair_fields(*type.basic).value_end;
+  }
+  for (const Part& part : type.parts) {
+    const TypeDesc& child = *part.child;
+    const std::uint64_t held = part.copies * child.basic_count;
+    if (rest >= held) {
+      bytes += part.copies * child.packed;
+      rest -= held;
+      continue;
+    }
+    return bytes + bytes_of_basic_elements(child, rest);
+  }
+  return bytes;
+}
+
 }  // namespace shmpi::datatype

@@ -103,6 +103,12 @@ DescPtr make_subarray(std::span<const std::uint64_t> sizes,
 // `type`, or -1 when `bytes` ends inside a basic element.
 std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes);
 
+// The shortest prefix of the packed form of elements of `type` that holds
+// `elements` basic elements: the inverse of count_basic_elements, for
+// MPI_Status_set_elements. Walks the parts, not the bytes.
+std::uint64_t bytes_of_basic_elements(const TypeDesc& type,
+                                      std::uint64_t elements);
+
 // Where `count` elements of `type` at `buffer` are, for pack()/unpack().
 inline Layout layout_of(const TypeDesc& type, const void* buffer,
                         std::size_t count) {
