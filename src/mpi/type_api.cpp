@@ -1092,10 +1092,12 @@ int pack_size_impl(C incount, MPI_Datatype type, MPI_Comm comm, C* size,
   const std::uint64_t bytes =
       static_cast<std::uint64_t>(incount) * desc->packed;
   if constexpr (std::is_same_v<C, int>) {
+    // Not an error: MPI 4.0 §5.2 sets size to MPI_UNDEFINED when the packed
+    // size cannot be expressed in it (as MPI_Type_size and MPI_Get_count
+    // do), and the caller can ask MPI_Pack_size_c.
     if (bytes > static_cast<std::uint64_t>(INT32_MAX)) {
-      return fail(c, MPI_ERR_COUNT, function,
-                  "%llu bytes do not fit in an int: use MPI_Pack_size_c",
-                  static_cast<unsigned long long>(bytes));
+      *size = MPI_UNDEFINED;
+      return MPI_SUCCESS;
     }
   }
   *size = static_cast<C>(bytes);
