@@ -9,19 +9,9 @@
 // order is checked too, in Allreduce (also in place), Reduce to the last
 // rank, Reduce_scatter_block (also in place), Reduce_scatter with unequal
 // blocks (one empty), Scan and Exscan. Every value is checked exactly.
-#include "mpitest.h"
+#include "mt_big_elements.h"
 
 enum { kElements = 48 };  // the vector, in elements
-
-// Each uint32 is an affine map x -> a x + b mod 2^16 (a odd: the low half,
-// b: the high half); x op y is x after y, associative but not commutative.
-static uint32_t compose(uint32_t x, uint32_t y) {
-  const uint32_t a1 = x & 0xffffu;
-  const uint32_t b1 = x >> 16;
-  const uint32_t a2 = y & 0xffffu;
-  const uint32_t b2 = y >> 16;
-  return ((a1 * a2) & 0xffffu) | (((a1 * b2 + b1) & 0xffffu) << 16);
-}
 
 static int g_values;  // uint32 values per element
 static int g_stride;  // uint32s from one value to the next in a buffer
@@ -34,7 +24,7 @@ static void affine_fn(void* in, void* inout, int* len, MPI_Datatype* type) {
   const size_t n = (size_t)*len * (size_t)g_values;
   for (size_t i = 0; i < n; ++i) {
     const size_t at = i * (size_t)g_stride;
-    y[at] = compose(x[at], y[at]);
+    y[at] = mt_affine_compose(x[at], y[at]);
   }
 }
 
@@ -55,7 +45,7 @@ static void check(const uint32_t* buf, size_t values, size_t from, int first,
   for (size_t i = 0; i < values; ++i) {
     uint32_t want = value(first, from + i);
     for (int r = first + 1; r <= last; ++r) {
-      want = compose(want, value(r, from + i));
+      want = mt_affine_compose(want, value(r, from + i));
     }
     const uint32_t got = buf[i * (size_t)g_stride];
     MT_CHECK(got == want,
@@ -71,19 +61,7 @@ static void run(int values, int stride) {
   const int size = mt_size();
   g_values = values;
   g_stride = stride;
-  MPI_Datatype type;
-  if (stride == 1) {
-    MT_CHECK_MPI(MPI_Type_contiguous(values, MPI_UINT32_T, &type));
-  } else {
-    // Resized so that elements tile: value i of element j at
-    // (j * values + i) * stride.
-    MPI_Datatype vector;
-    MT_CHECK_MPI(MPI_Type_vector(values, 1, stride, MPI_UINT32_T, &vector));
-    MT_CHECK_MPI(MPI_Type_create_resized(
-        vector, 0, (MPI_Aint)((size_t)values * (size_t)stride * 4), &type));
-    MT_CHECK_MPI(MPI_Type_free(&vector));
-  }
-  MT_CHECK_MPI(MPI_Type_commit(&type));
+  MPI_Datatype type = mt_big_element_type(values, stride);
   MPI_Op op;
   MT_CHECK_MPI(MPI_Op_create(affine_fn, 0, &op));
 

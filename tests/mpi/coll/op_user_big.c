@@ -7,17 +7,7 @@
 // commutative sum and a non-commutative composition of affine maps, in
 // Allreduce (also in place and nonblocking), Reduce to the last rank,
 // Reduce_scatter_block, Scan and Exscan. Every result is checked exactly.
-#include "mpitest.h"
-
-// Each uint32 is an affine map x -> a x + b mod 2^16 (a odd: the low half,
-// b: the high half); x op y is x after y, associative but not commutative.
-static uint32_t compose(uint32_t x, uint32_t y) {
-  const uint32_t a1 = x & 0xffffu;
-  const uint32_t b1 = x >> 16;
-  const uint32_t a2 = y & 0xffffu;
-  const uint32_t b2 = y >> 16;
-  return ((a1 * a2) & 0xffffu) | (((a1 * b2 + b1) & 0xffffu) << 16);
-}
+#include "mt_big_elements.h"
 
 static int g_values;  // uint32 values per element
 static int g_stride;  // uint32s from one value to the next in a buffer
@@ -27,7 +17,8 @@ static void apply(const uint32_t* in, uint32_t* inout, int len, int affine) {
   const size_t n = (size_t)len * (size_t)g_values;
   for (size_t i = 0; i < n; ++i) {
     const size_t at = i * (size_t)g_stride;
-    inout[at] = affine ? compose(in[at], inout[at]) : inout[at] + in[at];
+    inout[at] =
+        affine ? mt_affine_compose(in[at], inout[at]) : inout[at] + in[at];
   }
 }
 static void sum_fn(void* in, void* inout, int* len, MPI_Datatype* type) {
@@ -49,7 +40,7 @@ static uint32_t value(int r, size_t i) {
 static uint32_t expected(int first, int last, size_t i, int affine) {
   uint32_t acc = value(first, i);
   for (int r = first + 1; r <= last; ++r) {
-    acc = affine ? compose(acc, value(r, i)) : acc + value(r, i);
+    acc = affine ? mt_affine_compose(acc, value(r, i)) : acc + value(r, i);
   }
   return acc;
 }
@@ -78,19 +69,7 @@ static void run(int values, int stride, int affine) {
   const int size = mt_size();
   g_values = values;
   g_stride = stride;
-  MPI_Datatype type;
-  if (stride == 1) {
-    MT_CHECK_MPI(MPI_Type_contiguous(values, MPI_UINT32_T, &type));
-  } else {
-    // Resized so that elements tile: value i of element j at
-    // (j * values + i) * stride.
-    MPI_Datatype vector;
-    MT_CHECK_MPI(MPI_Type_vector(values, 1, stride, MPI_UINT32_T, &vector));
-    MT_CHECK_MPI(MPI_Type_create_resized(
-        vector, 0, (MPI_Aint)((size_t)values * (size_t)stride * 4), &type));
-    MT_CHECK_MPI(MPI_Type_free(&vector));
-  }
-  MT_CHECK_MPI(MPI_Type_commit(&type));
+  MPI_Datatype type = mt_big_element_type(values, stride);
   MPI_Op op;
   MT_CHECK_MPI(MPI_Op_create(affine ? affine_fn : sum_fn, !affine, &op));
   // Room for `size` elements (reduce_scatter_block's send buffer).
