@@ -39,6 +39,9 @@ void copy_blocks(std::byte* memory, std::int64_t stride, std::uint64_t length,
     case 8:
       run.template operator()<8>();
       return;
+    case 12:  // MPI_DOUBLE_INT and MPI_LONG_INT, packed
+      run.template operator()<12>();
+      return;
     case 16:
       run.template operator()<16>();
       return;
@@ -94,6 +97,17 @@ void walk(const Layout& layout, std::size_t offset, std::byte* stream,
       }
       at = 0;
       ++block;
+    } else if (segment_count == 1 && s->count == 1) {
+      // One block per element (a padded pair type, a resized contiguous
+      // type): successive elements' blocks are `extent` apart, so every
+      // whole block left in the window goes as one strided run instead of
+      // one pass of this loop per element.
+      const std::uint64_t blocks = bytes / s->length;
+      copy_blocks<kToPacked>(memory, map.extent, s->length, blocks, stream);
+      stream += blocks * s->length;
+      bytes -= blocks * s->length;
+      element_base += static_cast<std::int64_t>(blocks) * map.extent;
+      continue;  // still at block 0 of the only segment
     } else {
       const std::uint64_t blocks =
           std::min<std::uint64_t>(s->count - block, bytes / s->length);

@@ -385,6 +385,28 @@ TEST(TypeMap, PaddedPairTypesPackTheirDataOnly) {
   EXPECT_EQ(out[1].index, 4);
 }
 
+// A type with one block per element (the padded pairs with one data
+// block, a resized contiguous type) packs whole runs of elements in one
+// pass of the walker: windows that start and end inside blocks, over many
+// elements, still give the reference's bytes.
+TEST(TypeMap, OneBlockPerElementRuns) {
+  for (MPI_Datatype handle : {MPI_DOUBLE_INT, MPI_LONG_DOUBLE_INT}) {
+    const DescPtr d = basic_desc(basic(handle));
+    SCOPED_TRACE(d->basic->name);
+    Ref r;
+    for (std::uint64_t b = 0; b < d->packed; ++b) {
+      r.bytes.push_back(static_cast<std::int64_t>(b));
+    }
+    r.ub = d->extent();
+    for (std::size_t count : {1, 2, 5, 300}) {
+      expect_matches(d, r, count);
+    }
+  }
+  const DescPtr resized = make_resized(basic_desc(kInt), -4, 12);
+  Ref r = ref_resized(ref_basic(kInt), -4, 12);
+  expect_matches(resized, r, 300);
+}
+
 // Random nested types against the reference, with random windows.
 TEST(TypeMap, RandomNested) {
   std::mt19937 rng(7);
