@@ -158,10 +158,8 @@ Unit unit_of(const TypeArg& type, const OpArg& op, std::size_t count) {
   basic.handle = type.handle;
   basic.element = type.element;
   basic.element_count = 1;
-  // Packed data: a predefined element is its size (a pair without its
-  // padding), as the kernels take it. Units only ever fold packed data.
-  basic.packed = type.element->size;
-  basic.extent = static_cast<std::int64_t>(type.element->size);
+  basic.packed = static_cast<std::size_t>(type.element->extent);
+  basic.extent = type.element->extent;
   return Unit{basic, count * type.element_count};
 }
 

@@ -2,11 +2,10 @@
 // The one pack/unpack interface every protocol copies through. A Layout is
 // what a protocol needs to know about (buffer, count, datatype): where the
 // data starts, how many packed bytes it holds, and whether it is contiguous.
-// Contiguous layouts (every predefined type but the padded value-index
-// pairs, and derived types whose data is contiguous) take an inline memcpy;
-// the others (derived datatypes, MPI_DOUBLE_INT and the other padded pairs)
-// provide a TypeMap (type_map.hpp) and take the out-of-line walker, which
-// starts at any offset without walking from the beginning.
+// Contiguous layouts (every predefined type, and derived types whose data is
+// contiguous) take an inline memcpy; other derived datatypes provide a
+// TypeMap (type_map.hpp) and take the out-of-line walker, which starts at
+// any offset without walking from the beginning.
 #pragma once
 
 #include <cstddef>

@@ -68,21 +68,11 @@ struct BasicType {
   std::uint16_t id;  // the handle's integer value (MPI_INT == (MPI_Datatype)id)
   std::uint32_t size;   // bytes of data (MPI_Type_size): 12 for MPI_DOUBLE_INT
   std::int64_t extent;  // stride of consecutive elements: 16 for MPI_DOUBLE_INT
-                        // (bytes of packed form: `size`, padding excluded)
   std::uint32_t alignment;  // alignof the C type
   TypeClass cls;
   Scalar scalar;
   const char* name;  // "MPI_INT", as MPI_Type_get_name reports it
 };
-
-// A value-index pair whose C struct has padding (MPI_DOUBLE_INT,
-// MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT): its packed form, the
-// data only, is not its memory layout, so it is not contiguous and moves
-// through a TypeMap (type_map.hpp) as a derived type does. Every other
-// predefined type is contiguous: packed form and memory agree.
-[[nodiscard]] constexpr bool padded(const BasicType& type) noexcept {
-  return static_cast<std::int64_t>(type.size) != type.extent;
-}
 
 // The entry for a predefined datatype handle value, or nullptr when the value
 // is not a predefined datatype (MPI_DATATYPE_NULL, a derived type's pointer).

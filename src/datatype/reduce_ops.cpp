@@ -106,6 +106,30 @@ constexpr Table make_kernel_table() {
 
 constexpr Table kKernels = make_kernel_table();
 
+// Bytes one element's data spans, excluding tail padding (MPI's true extent).
+std::size_t true_extent(const BasicType& type) noexcept {
+  switch (type.scalar) {
+    case Scalar::kFloatInt:
+      return detail::kPairTrueExtent<detail::FloatInt>;
+    case Scalar::kDoubleInt:
+      return detail::kPairTrueExtent<detail::DoubleInt>;
+    case Scalar::kLongInt:
+      return detail::kPairTrueExtent<detail::LongInt>;
+    case Scalar::kIntInt:
+      return detail::kPairTrueExtent<detail::IntInt>;
+    case Scalar::kShortInt:
+      return detail::kPairTrueExtent<detail::ShortInt>;
+    case Scalar::kLongDoubleInt:
+      return detail::kPairTrueExtent<detail::LongDoubleInt>;
+    case Scalar::kFloatFloat:
+      return detail::kPairTrueExtent<detail::FloatFloat>;
+    case Scalar::kDoubleDouble:
+      return detail::kPairTrueExtent<detail::DoubleDouble>;
+    default:
+      return type.size;
+  }
+}
+
 // Which operation families a type class accepts (MPI-4.0 §6.9.2).
 struct Accepts {
   bool min_max;
@@ -261,8 +285,8 @@ void reduce(OpKind op, const BasicType& type, const void* in, void* inout,
     return;
   }
   if (op == OpKind::kReplace) {
-    // Packed form: every predefined element is its size, with no padding.
-    std::memcpy(inout, in, count * type.size);
+    const auto extent = static_cast<std::size_t>(type.extent);
+    std::memcpy(inout, in, (count - 1) * extent + true_extent(type));
     return;
   }
   SHMPI_ASSERT(op != OpKind::kInvalid, "reduce: invalid op");

@@ -51,21 +51,16 @@ inline constexpr int kOpCount = static_cast<int>(OpKind::kNoOp) + 1;
 [[nodiscard]] int check_accumulate_op_type(OpKind op,
                                            const BasicType& type) noexcept;
 
-// inout[i] = in[i] op inout[i] for i in [0, count), both in packed form:
-// elements `type.size` bytes apart, a value-index pair being its value's
-// bytes then its index's, without the C struct's padding (12 bytes for
-// MPI_DOUBLE_INT, 6 for MPI_SHORT_INT). Requires
-// check_accumulate_op_type(op, type) == MPI_SUCCESS (an assertion otherwise).
-// `in` and `inout` must not overlap; they need not be aligned, but aligned
-// buffers take the vectorised path. Integer arithmetic wraps (two's
-// complement). MPI_MAXLOC/MINLOC keep the smaller index when the values are
-// equal.
+// inout[i] = in[i] op inout[i] for i in [0, count), elements `type.extent`
+// bytes apart. Requires check_accumulate_op_type(op, type) == MPI_SUCCESS (an
+// assertion otherwise). `in` and `inout` must not overlap; they need not be
+// aligned, but aligned buffers take the vectorised path. Integer arithmetic
+// wraps (two's complement). MPI_MAXLOC/MINLOC keep the smaller index when the
+// values are equal, and write only the value and index fields, never padding.
 void reduce(OpKind op, const BasicType& type, const void* in, void* inout,
             std::size_t count) noexcept;
 
-// inout[i] = in[i] op inout[i] for `count` elements of one predefined type,
-// in packed form as reduce() takes them: for every type but the padded pairs
-// (size != extent) that is also the layout of a user buffer.
+// inout[i] = in[i] op inout[i] for `count` elements of one predefined type.
 using ReduceFn = void (*)(const void* in, void* inout,
                           std::size_t count) noexcept;
 // The function reduce() calls for `op` on `type`, or nullptr when

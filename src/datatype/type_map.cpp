@@ -182,75 +182,20 @@ std::uint64_t basic_elements_of(const BasicType& type) {
 
 namespace {
 
-// Where the two fields of a value-index pair lie in memory (the C struct
-// `struct { V value; I index; }`): the value spans [0, value_bytes), the
-// index [index_at, index_at + index_bytes).
-struct PairFields {
-  std::uint64_t value_bytes;
-  std::uint64_t index_at;
-  std::uint64_t index_bytes;
-};
-
-template <typename P>
-constexpr PairFields fields_of() {
-  return {sizeof(P::value), offsetof(P, index), sizeof(P::index)};
-}
-
-PairFields pair_fields(const BasicType& type) {
-  switch (type.scalar) {
-    case Scalar::kFloatInt:
-      return fields_of<detail::FloatInt>();
-    case Scalar::kDoubleInt:
-      return fields_of<detail::DoubleInt>();
-    case Scalar::kLongInt:
-      return fields_of<detail::LongInt>();
-    case Scalar::kIntInt:
-      return fields_of<detail::IntInt>();
-    case Scalar::kShortInt:
-      return fields_of<detail::ShortInt>();
-    case Scalar::kLongDoubleInt:
-      return fields_of<detail::LongDoubleInt>();
-    case Scalar::kFloatFloat:
-      return fields_of<detail::FloatFloat>();
-    case Scalar::kDoubleDouble:
-      return fields_of<detail::DoubleDouble>();
-    default:
-      break;
-  }
-  // Not a pair: one indivisible element.
-  return {type.size, type.size, 0};
-}
-
 DescPtr describe_basic(const BasicType& type) {
   TypeDesc d;
   d.basic = &type;
+  // In packed form a predefined element takes its extent (pack.hpp).
+  d.segments.push_back(
+      Segment{0, type.extent, static_cast<std::uint64_t>(type.extent), 1});
+  d.packed = static_cast<std::uint64_t>(type.extent);
   d.size = type.size;
   d.basic_count = basic_elements_of(type);
-  d.ub = type.extent;
+  d.ub = d.true_ub = type.extent;
   d.element = &type;
   d.element_count = 1;
   d.alignment = type.alignment;
   d.bounded = true;
-  if (type.cls == TypeClass::kPair) {
-    // MPI 4.0 §6.9.4 defines a pair type by the type map of a struct of
-    // its two fields, {(value, 0), (MPI_INT, offsetof(index))}, with the C
-    // struct's extent: its packed form is the two fields' bytes, as for a
-    // user struct of the same fields, and its true extent ends with the
-    // index. Where the C struct pads (MPI_DOUBLE_INT, MPI_LONG_INT,
-    // MPI_SHORT_INT, MPI_LONG_DOUBLE_INT) the type is not contiguous and
-    // gets a TypeMap like a derived type; the others stay contiguous.
-    const PairFields f = pair_fields(type);
-    append(d.segments, Segment{0, 0, f.value_bytes, 1});
-    append(d.segments,
-           Segment{static_cast<std::int64_t>(f.index_at), 0, f.index_bytes, 1});
-    d.packed = f.value_bytes + f.index_bytes;
-    d.true_ub = static_cast<std::int64_t>(f.index_at + f.index_bytes);
-    return finish(std::move(d));
-  }
-  d.segments.push_back(
-      Segment{0, type.extent, static_cast<std::uint64_t>(type.extent), 1});
-  d.packed = static_cast<std::uint64_t>(type.extent);
-  d.true_ub = type.extent;
   return std::make_shared<const TypeDesc>(std::move(d));
 }
 
@@ -367,6 +312,50 @@ DescPtr make_subarray(std::span<const std::uint64_t> sizes,
   return finish(std::move(d));
 }
 
+namespace {
+
+// Where the two fields of a value-index pair lie in its packed form (the C
+// struct, padding included: pack.hpp): the value ends at `value_end`, the
+// index fills [index_begin, index_end).
+struct PairFields {
+  std::uint64_t value_end;
+  std::uint64_t index_begin;
+  std::uint64_t index_end;
+};
+
+template <typename P>
+constexpr PairFields fields_of() {
+  return {sizeof(P::value), offsetof(P, index),
+          offsetof(P, index) + sizeof(P::index)};
+}
+
+PairFields pair_fields(const BasicType& type) {
+  switch (type.scalar) {
+    case Scalar::kFloatInt:
+      return fields_of<detail::FloatInt>();
+    case Scalar::kDoubleInt:
+      return fields_of<detail::DoubleInt>();
+    case Scalar::kLongInt:
+      return fields_of<detail::LongInt>();
+    case Scalar::kIntInt:
+      return fields_of<detail::IntInt>();
+    case Scalar::kShortInt:
+      return fields_of<detail::ShortInt>();
+    case Scalar::kLongDoubleInt:
+      return fields_of<detail::LongDoubleInt>();
+    case Scalar::kFloatFloat:
+      return fields_of<detail::FloatFloat>();
+    case Scalar::kDoubleDouble:
+      return fields_of<detail::DoubleDouble>();
+    default:
+      break;
+  }
+  // Not a pair: one indivisible element.
+  return {type.size, type.size, type.size};
+}
+
+}  // namespace
+
 std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes) {
   if (type.packed == 0) {
     return 0;
@@ -382,9 +371,14 @@ std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes) {
     // of its value and its index): a message with the value alone (a
     // prefix of the pair's signature), or MPI_Status_set_elements with an
     // odd count, ends after the value.
-    if (type.basic->cls == TypeClass::kPair &&
-        rest == pair_fields(*type.basic).value_bytes) {
-      return count + 1;
+    if (type.basic->cls == TypeClass::kPair) {
+      const PairFields f = pair_fields(*type.basic);
+      if (rest >= f.index_end) {
+        return count + 2;  // in the tail padding
+      }
+      if (rest >= f.value_end && rest <= f.index_begin) {
+        return count + 1;
+      }
     }
     return -1;  // ends inside a basic element
   }
@@ -414,7 +408,7 @@ std::uint64_t bytes_of_basic_elements(const TypeDesc& type,
   }
   if (type.basic != nullptr) {
     // Only a pair has more than one basic element: `rest` is its value.
-    return bytes + pair_fields(*type.basic).value_bytes;
+    return bytes + pair_fields(*type.basic).value_end;
   }
   for (const Part& part : type.parts) {
     const TypeDesc& child = *part.child;

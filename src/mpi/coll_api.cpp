@@ -377,11 +377,6 @@ int allreduce_small(Comm* c, const void* sendbuf, void* recvbuf,
       recvbuf == nullptr || recvbuf == MPI_IN_PLACE) {
     return MPI_SUCCESS;
   }
-  // A padded pair type's user buffer is not its packed form, which the
-  // kernels fold: the general path packs it.
-  if (datatype::padded(*basic)) {
-    return MPI_SUCCESS;
-  }
   const auto n = static_cast<std::size_t>(count);
   const std::size_t bytes = n * static_cast<std::size_t>(basic->extent);
   const datatype::ReduceFn reduce = datatype::reduction_kernel(
@@ -711,10 +706,7 @@ int allgather_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const datatype::BasicType* rtype = find_type(recv.type);
   const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
-  // Blocks are copied as bytes: not for a padded pair type, whose packed
-  // form is not its memory.
-  if (rtype == nullptr || stype == nullptr || datatype::padded(*rtype) ||
-      datatype::padded(*stype) || recv.count < 0 ||
+  if (rtype == nullptr || stype == nullptr || recv.count < 0 ||
       (!in_place && sendcount < 0) ||
       (!in_place && sendcount > 0 && sendbuf == nullptr) ||
       (recv.count > 0 && recv.buffer == nullptr) ||
@@ -884,10 +876,7 @@ int alltoall_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
   const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
   const MPI_Count scount = in_place ? recvcount : sendcount;
   const void* sbuf = in_place ? recvbuf : sendbuf;
-  // Blocks are copied as bytes: not for a padded pair type, whose packed
-  // form is not its memory.
-  if (rtype == nullptr || stype == nullptr || datatype::padded(*rtype) ||
-      datatype::padded(*stype) || scount < 0 || recvcount < 0 ||
+  if (rtype == nullptr || stype == nullptr || scount < 0 || recvcount < 0 ||
       (scount > 0 && sbuf == nullptr) ||
       (recvcount > 0 && recvbuf == nullptr) || recvbuf == MPI_IN_PLACE) {
     return MPI_SUCCESS;

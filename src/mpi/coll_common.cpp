@@ -120,7 +120,7 @@ void reduce_tree(Comm* comm, void* accumulator, std::size_t count,
                  int root) {
   const int size = comm->size;
   const int relative = (comm->rank - root + size) % size;
-  const std::size_t bytes = count * type.size;  // packed form
+  const std::size_t bytes = count * static_cast<std::size_t>(type.extent);
   std::vector<std::byte> incoming(bytes);
   int mask = 1;
   while (mask < size) {

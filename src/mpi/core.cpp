@@ -157,18 +157,6 @@ int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
 int detail::check_other_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
                                  const char* function) noexcept {
   out->handle = type;
-  if (const datatype::BasicType* basic = find_type(type)) {
-    // A padded pair type (MPI_DOUBLE_INT, ...): its packed form is its data
-    // only, through the TypeMap of its predefined description.
-    const datatype::TypeDesc& desc = *datatype::basic_desc(*basic);
-    out->element = basic;
-    out->element_count = 1;
-    out->packed = desc.packed;
-    out->extent = desc.extent();
-    out->true_lb = desc.true_lb;
-    out->map = desc.map.get();
-    return MPI_SUCCESS;
-  }
   const Datatype* derived = find_derived(type);
   if (derived == nullptr) [[unlikely]] {
     if (type == MPI_DATATYPE_NULL) {

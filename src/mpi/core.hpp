@@ -177,12 +177,8 @@ int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
 // A checked datatype argument: what protocols, collectives and reductions
 // need to know about a predefined or derived datatype. Data travels in its
 // packed form: `packed` bytes per element, a predefined element taking its
-// size. Predefined types are contiguous (no map), except the value-index
-// pairs whose C struct pads (MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT,
-// MPI_LONG_DOUBLE_INT): MPI 4.0 §6.9.4 defines them as the struct of their
-// two fields, so their packed form is the data only (12 bytes for
-// MPI_DOUBLE_INT, extent 16) and they carry their predefined TypeMap, as a
-// user struct datatype of the same fields does.
+// extent (the pair types' padding included) so that predefined types stay
+// contiguous on both sides.
 struct TypeArg {
   MPI_Datatype handle = MPI_DATATYPE_NULL;
   // Reductions: the one predefined type every element is made of, and how
@@ -265,8 +261,7 @@ namespace detail {
                            const char* function) noexcept;
 [[gnu::cold]] int bad_tag(Comm* comm, int tag, bool receive,
                           const char* function) noexcept;
-// check_datatype() for anything but a contiguous predefined type: derived
-// types, and the padded pair types, which have a TypeMap (type_map.hpp).
+// check_datatype() for anything but a predefined type.
 int check_other_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
                          const char* function) noexcept;
 }  // namespace detail
@@ -309,12 +304,11 @@ inline int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
 
 inline int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
                           const char* function) noexcept {
-  const datatype::BasicType* basic = find_type(type);
-  if (basic != nullptr && !datatype::padded(*basic)) [[likely]] {
+  if (const datatype::BasicType* basic = find_type(type)) [[likely]] {
     out->handle = type;
     out->element = basic;
     out->element_count = 1;
-    out->packed = basic->size;
+    out->packed = static_cast<std::size_t>(basic->extent);
     out->extent = basic->extent;
     out->true_lb = 0;
     out->map = nullptr;

@@ -60,10 +60,7 @@ namespace detail {
   }
   op->layout = arg.layout(buf, static_cast<std::size_t>(count));
   if (arg.map != nullptr) {
-    // A padded pair type's map is predefined and lives for the process.
-    if (const Datatype* derived = find_derived(type)) {
-      op->map_owner = derived->desc->map;
-    }
+    op->map_owner = find_derived(type)->desc->map;
   }
   return MPI_SUCCESS;
 }

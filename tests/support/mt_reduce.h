@@ -334,45 +334,45 @@ static inline long long mt_load_int(const void* buf, size_t size, long i,
   }
 }
 
-// The padding of the padded pairs (MPI_DOUBLE_INT, MPI_SHORT_INT, ...) is
-// zero: it is not data (MPI 4.0 §6.9.4 defines a pair by the type map of its
-// two fields), so no MPI call writes it, and results compared byte for byte
-// across ranks (in place: each rank's own padding) must start equal.
-#define MT_STORE_PAIR(type, value_type) \
-  do {                                  \
-    struct type x;                      \
-    memset(&x, 0, sizeof x);            \
-    x.v = (value_type)v;                \
-    x.i = index;                        \
-    memcpy(p, &x, sizeof x);            \
-  } while (0)
-
 static inline void mt_store_pair(void* buf, const MtType* t, long i,
                                  long long v, int index) {
   char* p = (char*)buf + (size_t)i * t->size;
   switch (t->pair_value) {
-    case kMtPairFloat:
-      MT_STORE_PAIR(MtFloatInt, float);
+    case kMtPairFloat: {
+      const struct MtFloatInt x = {(float)v, index};
+      memcpy(p, &x, sizeof x);
       break;
-    case kMtPairDouble:
-      MT_STORE_PAIR(MtDoubleInt, double);
+    }
+    case kMtPairDouble: {
+      const struct MtDoubleInt x = {(double)v, index};
+      memcpy(p, &x, sizeof x);
       break;
-    case kMtPairLong:
-      MT_STORE_PAIR(MtLongInt, long);
+    }
+    case kMtPairLong: {
+      const struct MtLongInt x = {(long)v, index};
+      memcpy(p, &x, sizeof x);
       break;
-    case kMtPairInt:
-      MT_STORE_PAIR(MtIntInt, int);
+    }
+    case kMtPairInt: {
+      const struct MtIntInt x = {(int)v, index};
+      memcpy(p, &x, sizeof x);
       break;
-    case kMtPairShort:
-      MT_STORE_PAIR(MtShortInt, short);
+    }
+    case kMtPairShort: {
+      const struct MtShortInt x = {(short)v, index};
+      memcpy(p, &x, sizeof x);
       break;
-    case kMtPairLongDouble:
-      MT_STORE_PAIR(MtLongDoubleInt, long double);
+    }
+    case kMtPairLongDouble: {
+      struct MtLongDoubleInt x;
+      memset(&x, 0, sizeof x);  // padding compares equal
+      x.v = (long double)v;
+      x.i = index;
+      memcpy(p, &x, sizeof x);
       break;
+    }
   }
 }
-
-#undef MT_STORE_PAIR
 
 static inline void mt_load_pair(const void* buf, const MtType* t, long i,
                                 long long* v, int* index) {

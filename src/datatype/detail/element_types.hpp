@@ -33,8 +33,7 @@ static_assert(
     "MPI_C_LONG_DOUBLE_COMPLEX buffers are arrays of long double _Complex");
 
 // The pair types are C structs `struct { V value; I index; }` with the C
-// padding in memory: MPI_DOUBLE_INT has size 12 but extent 16. Their packed
-// form, which the reduction kernels take, drops the padding (kernels.hpp).
+// padding: MPI_DOUBLE_INT has size 12 but extent 16.
 template <typename V, typename I>
 struct ValueIndex {
   V value;

@@ -178,27 +178,20 @@ void kernel(const void* in, void* inout, std::size_t count) noexcept {
   }
 }
 
-// MPI_MAXLOC (kMax) or MPI_MINLOC on ValueIndex pairs in packed form: the
-// value's bytes, then the index's right after them, kPairPacked<P> bytes per
-// element (MPI 4.0 §6.9.4 defines a pair type as a struct of the two fields,
-// so its packed form has no padding: 12 bytes for MPI_DOUBLE_INT, 6 for
-// MPI_SHORT_INT). The winner's value and index are taken; on equal values the
-// smaller index wins. Fields are accessed through memcpy so that no alignment
-// is needed.
-template <typename P>
-inline constexpr std::size_t kPairPacked = sizeof(P::value) + sizeof(P::index);
-
+// MPI_MAXLOC (kMax) or MPI_MINLOC on ValueIndex pairs. The winner's value and
+// index are taken; on equal values the smaller index wins (MPI-4.0 §6.9.4).
+// Fields are accessed through memcpy so that no alignment is needed and the
+// padding of inout is never written.
 template <typename P, bool kMax>
 void pair_kernel(const void* in, void* inout, std::size_t count) noexcept {
   using V = decltype(P::value);
   using I = decltype(P::index);
-  constexpr std::size_t kIndexOffset = sizeof(V);
-  constexpr std::size_t kStride = kPairPacked<P>;
+  constexpr std::size_t kIndexOffset = offsetof(P, index);
   const auto* src = static_cast<const std::byte*>(in);
   auto* dst = static_cast<std::byte*>(inout);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::byte* a = src + i * kStride;
-    std::byte* b = dst + i * kStride;
+    const std::byte* a = src + i * sizeof(P);
+    std::byte* b = dst + i * sizeof(P);
     V a_value;
     V b_value;
     I a_index;
@@ -216,5 +209,11 @@ void pair_kernel(const void* in, void* inout, std::size_t count) noexcept {
     }
   }
 }
+
+// Bytes from the start of a pair element to the end of its index field: the
+// element's true extent, which excludes its tail padding.
+template <typename P>
+inline constexpr std::size_t kPairTrueExtent = offsetof(P, index) +
+                                               sizeof(P::index);
 
 }  // namespace shmpi::datatype::detail
