@@ -13,6 +13,7 @@
 #include "base/assert.hpp"
 #include "datatype/detail/element_types.hpp"
 #include "datatype/detail/kernels.hpp"
+#include "datatype/type_map.hpp"
 
 // mpi.h spells every predefined handle SHMPI_HANDLE(type, value), a cast that
 // is not a constant expression. Macros expand where they are used, so from
@@ -108,26 +109,7 @@ constexpr Table kKernels = make_kernel_table();
 
 // Bytes one element's data spans, excluding tail padding (MPI's true extent).
 std::size_t true_extent(const BasicType& type) noexcept {
-  switch (type.scalar) {
-    case Scalar::kFloatInt:
-      return detail::kPairTrueExtent<detail::FloatInt>;
-    case Scalar::kDoubleInt:
-      return detail::kPairTrueExtent<detail::DoubleInt>;
-    case Scalar::kLongInt:
-      return detail::kPairTrueExtent<detail::LongInt>;
-    case Scalar::kIntInt:
-      return detail::kPairTrueExtent<detail::IntInt>;
-    case Scalar::kShortInt:
-      return detail::kPairTrueExtent<detail::ShortInt>;
-    case Scalar::kLongDoubleInt:
-      return detail::kPairTrueExtent<detail::LongDoubleInt>;
-    case Scalar::kFloatFloat:
-      return detail::kPairTrueExtent<detail::FloatFloat>;
-    case Scalar::kDoubleDouble:
-      return detail::kPairTrueExtent<detail::DoubleDouble>;
-    default:
-      return type.size;
-  }
+  return pair_fields(type).index_end;
 }
 
 // Which operation families a type class accepts (MPI-4.0 §6.9.2).

@@ -314,22 +314,15 @@ DescPtr make_subarray(std::span<const std::uint64_t> sizes,
 
 namespace {
 
-// Where the two fields of a value-index pair lie in its packed form (the C
-// struct, padding included: pack.hpp): the value ends at `value_end`, the
-// index fills [index_begin, index_end).
-struct PairFields {
-  std::uint64_t value_end;
-  std::uint64_t index_begin;
-  std::uint64_t index_end;
-};
-
 template <typename P>
 constexpr PairFields fields_of() {
   return {sizeof(P::value), offsetof(P, index),
           offsetof(P, index) + sizeof(P::index)};
 }
 
-PairFields pair_fields(const BasicType& type) {
+}  // namespace
+
+PairFields pair_fields(const BasicType& type) noexcept {
   switch (type.scalar) {
     case Scalar::kFloatInt:
       return fields_of<detail::FloatInt>();
@@ -353,8 +346,6 @@ PairFields pair_fields(const BasicType& type) {
   // Not a pair: one indivisible element.
   return {type.size, type.size, type.size};
 }
-
-}  // namespace
 
 std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes) {
   if (type.packed == 0) {

@@ -99,6 +99,17 @@ DescPtr make_subarray(std::span<const std::uint64_t> sizes,
                       std::span<const std::uint64_t> starts, bool order_c,
                       const DescPtr& old);
 
+// Where the two fields of a value-index pair lie in its packed form (the C
+// struct, padding included: pack.hpp): the value ends at `value_end`, the
+// index fills [index_begin, index_end), and index_end is the pair's true
+// extent. Any other predefined type is one field of `size` bytes.
+struct PairFields {
+  std::uint64_t value_end;
+  std::uint64_t index_begin;
+  std::uint64_t index_end;
+};
+[[nodiscard]] PairFields pair_fields(const BasicType& type) noexcept;
+
 // Basic elements in the first `bytes` packed bytes of `count` elements of
 // `type`, or -1 when `bytes` ends inside a basic element.
 std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes);

@@ -210,10 +210,4 @@ void pair_kernel(const void* in, void* inout, std::size_t count) noexcept {
   }
 }
 
-// Bytes from the start of a pair element to the end of its index field: the
-// element's true extent, which excludes its tail padding.
-template <typename P>
-inline constexpr std::size_t kPairTrueExtent = offsetof(P, index) +
-                                               sizeof(P::index);
-
 }  // namespace shmpi::datatype::detail
