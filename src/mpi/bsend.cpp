@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "mpi/bsend.hpp"
 
+#include <climits>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 
@@ -145,7 +147,11 @@ SHMPI_PMPI_ALIAS(MPI_Buffer_attach_c);
 
 namespace {
 
-int buffer_detach(void* buffer_address, MPI_Count* size, const char* function) {
+// `limit` is the largest size the caller's binding can return: the int
+// form cannot return a buffer attached with MPI_Buffer_attach_c beyond
+// INT_MAX, and leaves it attached rather than lose its size.
+int buffer_detach(void* buffer_address, MPI_Count* size, MPI_Count limit,
+                  const char* function) {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
     return rc;
   }
@@ -155,8 +161,14 @@ int buffer_detach(void* buffer_address, MPI_Count* size, const char* function) {
   bsend_flush();
   BsendBuffer& b = buffer();
   std::lock_guard<std::mutex> lock(b.mutex);
-  if (b.base == nullptr) {
-    return fail(nullptr, MPI_ERR_BUFFER, function, "no buffer is attached");
+  // With no buffer attached MPI behaves as if a zero-sized one were (MPI 4.0
+  // section 3.6), so a library can detach, attach its own and later restore
+  // whatever it found, including nothing.
+  if (static_cast<MPI_Count>(b.size) > limit) {
+    return fail(nullptr, MPI_ERR_VALUE_TOO_LARGE, function,
+                "the attached buffer's %zu bytes do not fit an int; use "
+                "MPI_Buffer_detach_c",
+                b.size);
   }
   void* address = b.base;
   std::memcpy(buffer_address, &address, sizeof address);
@@ -171,7 +183,7 @@ int buffer_detach(void* buffer_address, MPI_Count* size, const char* function) {
 extern "C" int PMPI_Buffer_detach(void* buffer_address, int* size) noexcept {
   MPI_Count bytes = 0;
   int rc = buffer_detach(buffer_address, size != nullptr ? &bytes : nullptr,
-                         "MPI_Buffer_detach");
+                         INT_MAX, "MPI_Buffer_detach");
   if (rc == MPI_SUCCESS) {
     *size = static_cast<int>(bytes);
   }
@@ -181,6 +193,8 @@ SHMPI_PMPI_ALIAS(MPI_Buffer_detach);
 
 extern "C" int PMPI_Buffer_detach_c(void* buffer_address,
                                     MPI_Count* size) noexcept {
-  return buffer_detach(buffer_address, size, "MPI_Buffer_detach_c");
+  return buffer_detach(buffer_address, size,
+                       std::numeric_limits<MPI_Count>::max(),
+                       "MPI_Buffer_detach_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Buffer_detach_c);
