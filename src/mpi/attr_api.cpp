@@ -9,6 +9,7 @@
 
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/errors.hpp"
 #include "mpi/keyval.hpp"
 
 using namespace shmpi;
@@ -24,7 +25,7 @@ struct PredefinedAttributes {
   int wtime_is_global = 1;   // one machine, one CLOCK_MONOTONIC
   int universe_size = 1;
   int appnum = 0;
-  int lastusedcode = MPI_ERR_LASTCODE;
+  int lastusedcode = MPI_ERR_LASTCODE;  // refreshed when read
 };
 
 PredefinedAttributes& predefined() {
@@ -50,6 +51,7 @@ int* predefined_value(int keyval) {
     case MPI_APPNUM:
       return &values.appnum;
     case MPI_LASTUSEDCODE:
+      values.lastusedcode = last_used_code();
       return &values.lastusedcode;
     default:
       return nullptr;

@@ -39,8 +39,10 @@ int world_rank() {
 
 [[noreturn]] void fatal(int code) {
   runtime::Runtime* runtime = runtime::Runtime::get();
+  // The class is the exit status where it fits one (a class the program
+  // added is far above 255, and its low byte may well be 0).
   int exit_code = error_class_of(code);
-  if (exit_code <= 0) {
+  if (exit_code <= 0 || exit_code > 255) {
     exit_code = 1;
   }
   if (runtime != nullptr) {
@@ -111,8 +113,14 @@ int fail_static(Comm* comm, int mpi_class, const char* function,
 int raise_code(Comm* comm, int code, const char* function) noexcept {
   char text[512];
   std::string_view what = error_string(code);
-  std::snprintf(text, sizeof text, "%s: %.*s", function,
-                static_cast<int>(what.size()), what.data());
+  if (what.empty()) {
+    // A code the program added without a string, or not a code at all.
+    std::snprintf(text, sizeof text, "%s: error code %d (class %d)", function,
+                  code, error_class_of(code));
+  } else {
+    std::snprintf(text, sizeof text, "%s: %.*s", function,
+                  static_cast<int>(what.size()), what.data());
+  }
   return apply_handler(comm, code, text);
 }
 

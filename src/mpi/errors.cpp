@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <deque>
 #include <iterator>
@@ -13,6 +14,7 @@
 #include <new>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "mpi/detail/pmpi.hpp"
 
@@ -24,10 +26,9 @@ static_assert(
     "every predefined class below MPI_T must be able to carry a message");
 static_assert(kFirstDetailIndex * kDetailRadix > MPI_ERR_LASTCODE,
               "codes with a message must lie above MPI_ERR_LASTCODE");
-static_assert(static_cast<long long>(kMaxDetailMessages + kFirstDetailIndex) *
-                      kDetailRadix <
+static_assert(static_cast<long long>(kFirstUserCode) + kMaxUserCodes <
                   0x7fffffffLL,
-              "every code must fit in an int");
+              "every code, the program's too, must fit in an int");
 
 // Descriptions of the predefined classes, indexed by class.
 constexpr const char* kClassStrings[] = {
@@ -175,6 +176,95 @@ DetailRegistry& registry() noexcept {
   return *instance;
 }
 
+// Classes and codes added by the program: entry i is code kFirstUserCode +
+// i. Never destroyed, for the reason DetailRegistry gives; a replaced
+// string stays stored, so a view handed out earlier stays valid.
+class UserCodes {
+ public:
+  // Adds a code of `mpi_class`, or a class when `mpi_class` is -1; -1 when
+  // full or out of memory.
+  int add(int mpi_class) noexcept {
+    const std::lock_guard lock(mutex_);
+    try {
+      if (entries_.size() >= static_cast<std::size_t>(kMaxUserCodes)) {
+        return -1;
+      }
+      const int code = kFirstUserCode + static_cast<int>(entries_.size());
+      entries_.push_back(Entry{mpi_class < 0 ? code : mpi_class, nullptr});
+      // Release: a thread that reads the count without the lock (last())
+      // then finds the entry whole; the lock orders everything else.
+      count_.store(static_cast<int>(entries_.size()),
+                   std::memory_order_release);
+      return code;
+    } catch (const std::bad_alloc&) {
+      return -1;
+    }
+  }
+
+  // The class of an added code or class, or -1.
+  int class_of(int code) noexcept {
+    const std::lock_guard lock(mutex_);
+    const Entry* entry = find(code);
+    return entry != nullptr ? entry->mpi_class : -1;
+  }
+
+  // Whether `code` is an added class (not a code of one).
+  bool is_class(int code) noexcept { return class_of(code) == code; }
+
+  std::string_view text(int code) noexcept {
+    const std::lock_guard lock(mutex_);
+    const Entry* entry = find(code);
+    return entry != nullptr && entry->text != nullptr
+               ? std::string_view(*entry->text)
+               : std::string_view();
+  }
+
+  bool set_text(int code, std::string_view text) noexcept {
+    const std::lock_guard lock(mutex_);
+    try {
+      Entry* entry = find(code);
+      if (entry == nullptr) {
+        return false;
+      }
+      entry->text = &texts_.emplace_back(text);
+      return true;
+    } catch (const std::bad_alloc&) {
+      return false;
+    }
+  }
+
+  // The largest added code, or kFirstUserCode - 1.
+  int last() const noexcept {
+    // Acquire pairs with add()'s release; only the number is used.
+    return kFirstUserCode - 1 + count_.load(std::memory_order_acquire);
+  }
+
+ private:
+  struct Entry {
+    int mpi_class;
+    const std::string* text;  // into texts_, or none yet
+  };
+
+  Entry* find(int code) noexcept {
+    if (code < kFirstUserCode) {
+      return nullptr;
+    }
+    const auto index = static_cast<std::size_t>(code - kFirstUserCode);
+    return index < entries_.size() ? &entries_[index] : nullptr;
+  }
+
+  std::mutex mutex_;
+  std::vector<Entry> entries_;
+  std::deque<std::string> texts_;
+  std::atomic<int> count_{0};
+};
+
+UserCodes& user_codes() noexcept {
+  // Intentionally leaked: see UserCodes.
+  static UserCodes* const instance = new UserCodes;
+  return *instance;
+}
+
 std::string_view class_string(int mpi_class) noexcept {
   if (mpi_class >= 0 && mpi_class <= MPI_ERR_SESSION) {
     return kClassStrings[mpi_class];
@@ -206,6 +296,9 @@ int make_error_code(int mpi_class, const char* detail) noexcept {
 }
 
 int error_class_of(int code) noexcept {
+  if (code >= kFirstUserCode) {
+    return user_codes().class_of(code);
+  }
   if (code >= 0 && code <= MPI_ERR_LASTCODE) {
     return is_predefined_class(code) ? code : -1;
   }
@@ -217,6 +310,9 @@ int error_class_of(int code) noexcept {
 }
 
 std::string_view error_string(int code) noexcept {
+  if (code >= kFirstUserCode) {
+    return user_codes().text(code);
+  }
   if (code >= 0 && code <= MPI_ERR_LASTCODE) {
     return class_string(code);
   }
@@ -225,6 +321,36 @@ std::string_view error_string(int code) noexcept {
   }
   return registry().lookup(code / kDetailRadix);
 }
+
+int add_error_class(int* mpi_class) noexcept {
+  const int added = user_codes().add(-1);
+  if (added < 0) {
+    return MPI_ERR_NO_MEM;
+  }
+  *mpi_class = added;
+  return MPI_SUCCESS;
+}
+
+int add_error_code(int mpi_class, int* code) noexcept {
+  const bool exists = mpi_class >= kFirstUserCode
+                          ? user_codes().is_class(mpi_class)
+                          : is_predefined_class(mpi_class);
+  if (!exists) {
+    return MPI_ERR_ARG;
+  }
+  const int added = user_codes().add(mpi_class);
+  if (added < 0) {
+    return MPI_ERR_NO_MEM;
+  }
+  *code = added;
+  return MPI_SUCCESS;
+}
+
+int add_error_string(int code, std::string_view text) noexcept {
+  return user_codes().set_text(code, text) ? MPI_SUCCESS : MPI_ERR_ARG;
+}
+
+int last_used_code() noexcept { return user_codes().last(); }
 
 int copy_string(std::string_view text, char* out,
                 std::size_t out_size) noexcept {
@@ -254,10 +380,12 @@ extern "C" int PMPI_Error_string(int errorcode, char* string,
   if (string == nullptr || resultlen == nullptr) {
     return MPI_ERR_ARG;
   }
-  const std::string_view text = shmpi::mpi::error_string(errorcode);
-  if (text.empty()) {
+  if (shmpi::mpi::error_class_of(errorcode) < 0) {
     return MPI_ERR_ARG;
   }
+  // An added class or code without a string gives "" (MPI 4.0 section
+  // 9.5).
+  const std::string_view text = shmpi::mpi::error_string(errorcode);
   *resultlen = shmpi::mpi::copy_string(text, string, MPI_MAX_ERROR_STRING);
   return MPI_SUCCESS;
 }

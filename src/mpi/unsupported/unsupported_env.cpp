@@ -10,23 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Add_error_class(int* /*errorclass*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Add_error_class");
-}
-SHMPI_PMPI_ALIAS(MPI_Add_error_class);
-
-extern "C" int PMPI_Add_error_code(int /*errorclass*/,
-                                   int* /*errorcode*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Add_error_code");
-}
-SHMPI_PMPI_ALIAS(MPI_Add_error_code);
-
-extern "C" int PMPI_Add_error_string(int /*errorcode*/,
-                                     const char* /*string*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Add_error_string");
-}
-SHMPI_PMPI_ALIAS(MPI_Add_error_string);
-
 extern "C" int PMPI_File_call_errhandler(
     MPI_File /*fh*/, int /*errorcode*/) noexcept {
   return shmpi_mpi_unsupported("MPI_File_call_errhandler");

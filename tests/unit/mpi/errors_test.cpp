@@ -130,6 +130,59 @@ TEST(ErrorCode, ConcurrentInterningAgrees) {
   }
 }
 
+TEST(UserCodes, ClassesCodesAndStrings) {
+  const int first_last = last_used_code();
+  EXPECT_GE(first_last, kFirstUserCode - 1);
+  int mpi_class = -1;
+  ASSERT_EQ(add_error_class(&mpi_class), MPI_SUCCESS);
+  EXPECT_GT(mpi_class, first_last);
+  EXPECT_EQ(last_used_code(), mpi_class);
+  EXPECT_EQ(error_class_of(mpi_class), mpi_class);
+  EXPECT_FALSE(is_predefined_class(mpi_class));
+  // No string yet: empty, but a valid class.
+  EXPECT_EQ(error_string(mpi_class), "");
+
+  int code = -1;
+  ASSERT_EQ(add_error_code(mpi_class, &code), MPI_SUCCESS);
+  EXPECT_EQ(last_used_code(), code);
+  EXPECT_EQ(error_class_of(code), mpi_class);
+  int of_predefined = -1;
+  ASSERT_EQ(add_error_code(MPI_ERR_TAG, &of_predefined), MPI_SUCCESS);
+  EXPECT_EQ(error_class_of(of_predefined), MPI_ERR_TAG);
+
+  // Codes are not classes, and nothing else is.
+  int unused = -1;
+  EXPECT_EQ(add_error_code(code, &unused), MPI_ERR_ARG);
+  EXPECT_EQ(add_error_code(last_used_code() + 1, &unused), MPI_ERR_ARG);
+  EXPECT_EQ(add_error_code(-3, &unused), MPI_ERR_ARG);
+  EXPECT_EQ(
+      add_error_code(make_error_code(MPI_ERR_TAG, "errors_test: x"), &unused),
+      MPI_ERR_ARG);
+  EXPECT_EQ(unused, -1);
+  EXPECT_EQ(error_class_of(last_used_code() + 1), -1);
+
+  // Strings: set, replaced; an earlier view stays readable.
+  ASSERT_EQ(add_error_string(code, "first"), MPI_SUCCESS);
+  const std::string_view first = error_string(code);
+  ASSERT_EQ(add_error_string(code, "second"), MPI_SUCCESS);
+  EXPECT_EQ(first, "first");
+  EXPECT_EQ(error_string(code), "second");
+  EXPECT_EQ(error_string(mpi_class), "");
+  ASSERT_EQ(add_error_string(mpi_class, "the class"), MPI_SUCCESS);
+  EXPECT_EQ(error_string(mpi_class), "the class");
+  EXPECT_EQ(add_error_string(last_used_code() + 1, "none"), MPI_ERR_ARG);
+  EXPECT_EQ(add_error_string(MPI_ERR_TAG, "predefined"), MPI_ERR_ARG);
+}
+
+TEST(UserCodes, AboveEveryCodeWithAMessage) {
+  // The largest code make_error_code can return, message index and class
+  // both at their maximum, lies below the first added one.
+  static_assert((kFirstDetailIndex + kMaxDetailMessages - 1) * kDetailRadix +
+                    kDetailRadix - 1 <
+                kFirstUserCode);
+  EXPECT_EQ(error_class_of(kFirstUserCode - 1), -1);
+}
+
 TEST(CopyString, CutsAndTerminates) {
   char buffer[6];
   EXPECT_EQ(copy_string("hello world", buffer, sizeof buffer), 5);
