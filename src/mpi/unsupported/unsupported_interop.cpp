@@ -185,12 +185,6 @@ extern "C" MPI_Datatype PMPI_Type_f2c(MPI_Fint /*datatype*/) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Type_f2c);
 
-extern "C" int PMPI_Type_match_size(int /*typeclass*/, int /*size*/,
-                                    MPI_Datatype* /*datatype*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_match_size");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_match_size);
-
 extern "C" MPI_Fint PMPI_Win_c2f(MPI_Win /*win*/) noexcept {
   static_cast<void>(shmpi_mpi_unsupported("MPI_Win_c2f"));
   return 0;
