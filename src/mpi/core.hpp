@@ -16,6 +16,7 @@
 #include "datatype/pack.hpp"
 #include "datatype/predefined.hpp"
 #include "datatype/reduce_ops.hpp"
+#include "mpi/attribute.hpp"
 #include "mpi/handle_arena.hpp"
 #include "p2p/request.hpp"
 #include "runtime/runtime.hpp"
@@ -30,12 +31,6 @@ struct Errhandler {
   std::uint32_t magic = kMagic;
   MPI_Comm_errhandler_function* function = nullptr;
   int references = 1;
-};
-
-// One cached attribute (MPI_Comm_set_attr): the keyval and the value.
-struct Attribute {
-  int keyval = 0;
-  void* value = nullptr;
 };
 
 namespace detail {

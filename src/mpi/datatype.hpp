@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "datatype/type_map.hpp"
+#include "mpi/attribute.hpp"
 #include "mpi/handle_arena.hpp"
 
 namespace shmpi::mpi {
@@ -32,6 +33,9 @@ struct Datatype {
   std::vector<MPI_Aint> addresses;
   std::vector<MPI_Count> large_counts;
   std::vector<MPI_Datatype> types;  // derived ones hold a reference
+  // MPI_Type_set_attr, in set order (mpi/keyval.hpp). Not locked: as for
+  // any one object, the program does not change them from two threads.
+  std::vector<Attribute> attributes;
 
   MPI_Datatype handle() {
     return reinterpret_cast<MPI_Datatype>(this);  // NOLINT: handle is object
@@ -48,6 +52,16 @@ inline Datatype* find_derived(MPI_Datatype handle) {
 
 // A datatype's description, predefined or derived (nullptr: invalid).
 datatype::DescPtr describe(MPI_Datatype handle);
+
+// A datatype argument of a constructor, query or attribute call: predefined
+// or derived, not necessarily committed. Fills `desc` on success; raises
+// MPI_ERR_TYPE on MPI_COMM_SELF otherwise.
+int check_any_type(MPI_Datatype type, datatype::DescPtr* desc,
+                   const char* function);
+
+// MPI_Type_set_attr and friends: the attribute list of a valid datatype
+// (a predefined one's is kept aside, for the life of the process).
+std::vector<Attribute>& type_attributes(MPI_Datatype type);
 
 void retain(Datatype* type) noexcept;
 // Drops one reference; the last one frees the object and releases the

@@ -25,10 +25,16 @@ static_assert(MPI_KEYVAL_INVALID == 0 &&
                   MPI_WIN_MODEL < (1 << kIndexShift),
               "user keyvals must not collide with the predefined ones");
 
+// A callback of either kind, stored without its signature: the keyval's
+// kind says which one to cast back to (a round trip through another
+// function pointer type is well defined).
+using AnyFunction = void (*)();
+
 // What a caller needs to run a keyval's callbacks outside the table lock.
 struct Callbacks {
-  MPI_Comm_copy_attr_function* copy = nullptr;
-  MPI_Comm_delete_attr_function* del = nullptr;
+  AttrKind kind = AttrKind::kComm;
+  AnyFunction copy = nullptr;  // MPI_{Comm,Type}_copy_attr_function*
+  AnyFunction del = nullptr;   // MPI_{Comm,Type}_delete_attr_function*
   void* extra_state = nullptr;
 };
 
@@ -63,24 +69,27 @@ class KeyvalTable {
     return MPI_SUCCESS;
   }
 
-  // Valid for the program: live and not freed by it.
-  bool usable(int handle) {
+  // Valid for the program on objects of `kind`: live and not freed by it.
+  bool usable(int handle, AttrKind kind) {
     std::lock_guard lock(mutex_);
     const Keyval* keyval = find(handle);
-    return keyval != nullptr && !keyval->program_freed;
+    return keyval != nullptr && keyval->callbacks.kind == kind &&
+           !keyval->program_freed;
   }
 
   // Not yet released: usable, or freed by the program while attributes
   // still hold references.
-  bool live(int handle) {
+  bool live(int handle, AttrKind kind) {
     std::lock_guard lock(mutex_);
-    return find(handle) != nullptr;
+    const Keyval* keyval = find(handle);
+    return keyval != nullptr && keyval->callbacks.kind == kind;
   }
 
-  int program_free(int handle) {
+  int program_free(int handle, AttrKind kind) {
     std::lock_guard lock(mutex_);
     Keyval* keyval = find(handle);
-    if (keyval == nullptr || keyval->program_freed) {
+    if (keyval == nullptr || keyval->callbacks.kind != kind ||
+        keyval->program_freed) {
       return MPI_ERR_KEYVAL;
     }
     keyval->program_freed = true;
@@ -153,34 +162,41 @@ KeyvalTable& table() {
   return *instance;
 }
 
-std::vector<Attribute>::iterator find_attribute(Comm& comm, int keyval) {
-  return std::find_if(
-      comm.attributes.begin(), comm.attributes.end(),
-      [keyval](const Attribute& a) { return a.keyval == keyval; });
+std::vector<Attribute>::iterator find_attribute(std::vector<Attribute>& list,
+                                                int keyval) {
+  return std::find_if(list.begin(), list.end(), [keyval](const Attribute& a) {
+    return a.keyval == keyval;
+  });
 }
 
-int run_delete(const Comm& comm, const Attribute& attribute) {
+int run_delete(const AttrHost& host, const Attribute& attribute) {
   std::optional<Callbacks> callbacks = table().callbacks(attribute.keyval);
   if (!callbacks || callbacks->del == nullptr) {
     return MPI_SUCCESS;
   }
-  return callbacks->del(comm.handle, attribute.keyval, attribute.value,
-                        callbacks->extra_state);
+  if (callbacks->kind == AttrKind::kType) {
+    return reinterpret_cast<MPI_Type_delete_attr_function*>(callbacks->del)(
+        static_cast<MPI_Datatype>(host.handle), attribute.keyval,
+        attribute.value, callbacks->extra_state);
+  }
+  return reinterpret_cast<MPI_Comm_delete_attr_function*>(callbacks->del)(
+      static_cast<MPI_Comm>(host.handle), attribute.keyval, attribute.value,
+      callbacks->extra_state);
 }
 
 // Removes the attribute under `keyval` (looked up again: a callback may have
 // changed the list) and drops its reference on the keyval.
-void remove_attribute(Comm& comm, int keyval) {
-  auto it = find_attribute(comm, keyval);
-  if (it != comm.attributes.end()) {
-    comm.attributes.erase(it);
+void remove_attribute(const AttrHost& host, int keyval) {
+  auto it = find_attribute(host.list, keyval);
+  if (it != host.list.end()) {
+    host.list.erase(it);
     table().release(keyval);
   }
 }
 
-// Runs the copy callback of one attribute of oldcomm; appends the copy to
+// Runs the copy callback of one attribute of `old`; appends the copy to
 // `copies` (with a reference on its keyval) when the callback says so.
-int copy_one(Comm& oldcomm, const Attribute& attribute,
+int copy_one(const AttrHost& old, const Attribute& attribute,
              std::vector<Attribute>& copies) {
   std::optional<Callbacks> callbacks = table().callbacks(attribute.keyval);
   if (!callbacks || callbacks->copy == nullptr) {
@@ -189,8 +205,13 @@ int copy_one(Comm& oldcomm, const Attribute& attribute,
   void* copied = nullptr;
   int flag = 0;
   const int rc =
-      callbacks->copy(oldcomm.handle, attribute.keyval, callbacks->extra_state,
-                      attribute.value, &copied, &flag);
+      callbacks->kind == AttrKind::kType
+          ? reinterpret_cast<MPI_Type_copy_attr_function*>(callbacks->copy)(
+                static_cast<MPI_Datatype>(old.handle), attribute.keyval,
+                callbacks->extra_state, attribute.value, &copied, &flag)
+          : reinterpret_cast<MPI_Comm_copy_attr_function*>(callbacks->copy)(
+                static_cast<MPI_Comm>(old.handle), attribute.keyval,
+                callbacks->extra_state, attribute.value, &copied, &flag);
   if (rc != MPI_SUCCESS || flag == 0) {
     return rc;
   }
@@ -199,19 +220,18 @@ int copy_one(Comm& oldcomm, const Attribute& attribute,
   return MPI_SUCCESS;
 }
 
-// Runs the copy callbacks of oldcomm's attributes in the order they were
+// Runs the copy callbacks of `old`'s attributes in the order they were
 // set, appending the copies to `copies`. Stops at the first failing
 // callback and returns its code (copies made so far stay in `copies`).
-int copy_all(Comm& oldcomm, std::vector<Attribute>& copies) {
-  // A snapshot: a copy callback may change oldcomm's list.
-  const std::vector<Attribute> snapshot = oldcomm.attributes;
+int copy_all(const AttrHost& old, std::vector<Attribute>& copies) {
+  // A snapshot: a copy callback may change old's list.
+  const std::vector<Attribute> snapshot = old.list;
   for (const Attribute& attribute : snapshot) {
     void* current = nullptr;
-    if (!get_comm_attr(oldcomm, attribute.keyval, &current)) {
+    if (!get_attr(old.list, attribute.keyval, &current)) {
       continue;  // deleted by an earlier callback
     }
-    if (int rc =
-            copy_one(oldcomm, Attribute{attribute.keyval, current}, copies);
+    if (int rc = copy_one(old, Attribute{attribute.keyval, current}, copies);
         rc != MPI_SUCCESS) {
       return rc;
     }
@@ -219,54 +239,92 @@ int copy_all(Comm& oldcomm, std::vector<Attribute>& copies) {
   return MPI_SUCCESS;
 }
 
+int create_keyval(const Callbacks& callbacks, int* keyval) noexcept {
+  try {
+    return table().create(callbacks, keyval);
+  } catch (const std::bad_alloc&) {
+    return MPI_ERR_NO_MEM;
+  }
+}
+
+int free_keyval(int keyval, AttrKind kind) noexcept {
+  try {
+    return table().program_free(keyval, kind);
+  } catch (const std::bad_alloc&) {  // the free list could not grow
+    return MPI_ERR_NO_MEM;
+  }
+}
+
+AttrHost host_of(Comm& comm) { return AttrHost{comm.handle, comm.attributes}; }
+
 }  // namespace
 
 bool is_predefined_comm_keyval(int keyval) noexcept {
   return keyval >= MPI_TAG_UB && keyval <= MPI_LASTUSEDCODE;
 }
 
-bool is_comm_keyval(int keyval) noexcept { return table().usable(keyval); }
+bool is_keyval(int keyval, AttrKind kind) noexcept {
+  return table().usable(keyval, kind);
+}
 
-bool is_live_comm_keyval(int keyval) noexcept { return table().live(keyval); }
+bool is_live_keyval(int keyval, AttrKind kind) noexcept {
+  return table().live(keyval, kind);
+}
+
+bool is_comm_keyval(int keyval) noexcept {
+  return is_keyval(keyval, AttrKind::kComm);
+}
+
+bool is_live_comm_keyval(int keyval) noexcept {
+  return is_live_keyval(keyval, AttrKind::kComm);
+}
 
 int create_comm_keyval(MPI_Comm_copy_attr_function* copy,
                        MPI_Comm_delete_attr_function* del, void* extra_state,
                        int* keyval) noexcept {
-  try {
-    return table().create(Callbacks{copy, del, extra_state}, keyval);
-  } catch (const std::bad_alloc&) {
-    return MPI_ERR_NO_MEM;
-  }
+  return create_keyval(
+      Callbacks{AttrKind::kComm, reinterpret_cast<AnyFunction>(copy),
+                reinterpret_cast<AnyFunction>(del), extra_state},
+      keyval);
+}
+
+int create_type_keyval(MPI_Type_copy_attr_function* copy,
+                       MPI_Type_delete_attr_function* del, void* extra_state,
+                       int* keyval) noexcept {
+  return create_keyval(
+      Callbacks{AttrKind::kType, reinterpret_cast<AnyFunction>(copy),
+                reinterpret_cast<AnyFunction>(del), extra_state},
+      keyval);
 }
 
 int free_comm_keyval(int keyval) noexcept {
-  try {
-    return table().program_free(keyval);
-  } catch (const std::bad_alloc&) {  // the free list could not grow
-    return MPI_ERR_NO_MEM;
-  }
+  return free_keyval(keyval, AttrKind::kComm);
 }
 
-int set_comm_attr(Comm& comm, int keyval, void* value) noexcept {
-  auto it = find_attribute(comm, keyval);
-  if (it != comm.attributes.end()) {
+int free_type_keyval(int keyval) noexcept {
+  return free_keyval(keyval, AttrKind::kType);
+}
+
+int set_attr(const AttrHost& host, int keyval, void* value) noexcept {
+  auto it = find_attribute(host.list, keyval);
+  if (it != host.list.end()) {
     // MPI 4.0 section 7.7.2: "as if MPI_COMM_DELETE_ATTR was first called
     // to delete the previous value", so the old value's delete callback
     // runs first and the attribute counts as set now: it moves to the end
     // of the set order (MPICH keeps its place; the standard's wording
     // decides).
-    if (int rc = run_delete(comm, *it); rc != MPI_SUCCESS) {
+    if (int rc = run_delete(host, *it); rc != MPI_SUCCESS) {
       return rc;
     }
-    it = find_attribute(comm, keyval);  // the callback may change the list
-    if (it != comm.attributes.end()) {
-      std::rotate(it, it + 1, comm.attributes.end());
-      comm.attributes.back().value = value;
+    it = find_attribute(host.list, keyval);  // the callback may change it
+    if (it != host.list.end()) {
+      std::rotate(it, it + 1, host.list.end());
+      host.list.back().value = value;
       return MPI_SUCCESS;
     }
   }
   try {
-    comm.attributes.push_back({keyval, value});
+    host.list.push_back({keyval, value});
   } catch (const std::bad_alloc&) {
     return MPI_ERR_NO_MEM;
   }
@@ -274,8 +332,9 @@ int set_comm_attr(Comm& comm, int keyval, void* value) noexcept {
   return MPI_SUCCESS;
 }
 
-bool get_comm_attr(const Comm& comm, int keyval, void** value) noexcept {
-  for (const Attribute& attribute : comm.attributes) {
+bool get_attr(const std::vector<Attribute>& list, int keyval,
+              void** value) noexcept {
+  for (const Attribute& attribute : list) {
     if (attribute.keyval == keyval) {
       *value = attribute.value;
       return true;
@@ -284,38 +343,67 @@ bool get_comm_attr(const Comm& comm, int keyval, void** value) noexcept {
   return false;
 }
 
-int delete_comm_attr(Comm& comm, int keyval) noexcept {
-  auto it = find_attribute(comm, keyval);
-  if (it == comm.attributes.end()) {
+int delete_attr(const AttrHost& host, int keyval) noexcept {
+  auto it = find_attribute(host.list, keyval);
+  if (it == host.list.end()) {
     return MPI_SUCCESS;
   }
-  if (int rc = run_delete(comm, *it); rc != MPI_SUCCESS) {
+  if (int rc = run_delete(host, *it); rc != MPI_SUCCESS) {
     return rc;
   }
-  remove_attribute(comm, keyval);
+  remove_attribute(host, keyval);
   return MPI_SUCCESS;
 }
 
-int copy_comm_attributes(Comm& oldcomm, Comm& newcomm) noexcept {
+int copy_attributes(const AttrHost& old, const AttrHost& fresh) noexcept {
   try {
-    // Straight into newcomm's list: a callback that fails has the copies
+    // Straight into the new list: a callback that fails has the copies
     // already attached deleted with their delete callbacks.
-    if (int rc = copy_all(oldcomm, newcomm.attributes); rc != MPI_SUCCESS) {
-      delete_comm_attributes(newcomm);  // its errors are secondary
+    if (int rc = copy_all(old, fresh.list); rc != MPI_SUCCESS) {
+      delete_attributes(fresh);  // its errors are secondary
       return rc;
     }
   } catch (const std::bad_alloc&) {
-    delete_comm_attributes(newcomm);
+    delete_attributes(fresh);
     return MPI_ERR_NO_MEM;
   }
   return MPI_SUCCESS;
+}
+
+int delete_attributes(const AttrHost& host) noexcept {
+  int first_error = MPI_SUCCESS;
+  while (!host.list.empty()) {
+    const Attribute last = host.list.back();
+    const int rc = run_delete(host, last);
+    if (rc != MPI_SUCCESS && first_error == MPI_SUCCESS) {
+      first_error = rc;
+    }
+    remove_attribute(host, last.keyval);
+  }
+  return first_error;
+}
+
+int set_comm_attr(Comm& comm, int keyval, void* value) noexcept {
+  return set_attr(host_of(comm), keyval, value);
+}
+
+bool get_comm_attr(const Comm& comm, int keyval, void** value) noexcept {
+  return get_attr(comm.attributes, keyval, value);
+}
+
+int delete_comm_attr(Comm& comm, int keyval) noexcept {
+  return delete_attr(host_of(comm), keyval);
+}
+
+int copy_comm_attributes(Comm& oldcomm, Comm& newcomm) noexcept {
+  return copy_attributes(host_of(oldcomm), host_of(newcomm));
 }
 
 int stage_comm_attributes(Comm& oldcomm,
                           std::vector<Attribute>& copies) noexcept {
   int rc = MPI_SUCCESS;
   try {
-    rc = copy_all(oldcomm, copies);
+    rc = copy_all(host_of(oldcomm), copies);
   } catch (const std::bad_alloc&) {
     rc = MPI_ERR_NO_MEM;
   }
@@ -333,16 +421,7 @@ void drop_staged_attributes(std::vector<Attribute>& copies) noexcept {
 }
 
 int delete_comm_attributes(Comm& comm) noexcept {
-  int first_error = MPI_SUCCESS;
-  while (!comm.attributes.empty()) {
-    const Attribute last = comm.attributes.back();
-    const int rc = run_delete(comm, last);
-    if (rc != MPI_SUCCESS && first_error == MPI_SUCCESS) {
-      first_error = rc;
-    }
-    remove_attribute(comm, last.keyval);
-  }
-  return first_error;
+  return delete_attributes(host_of(comm));
 }
 
 }  // namespace shmpi::mpi

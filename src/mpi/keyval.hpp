@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Attribute caching on communicators (MPI 4.0 section 7.7): keyvals and the
-// attributes in Comm::attributes. The MPI_Comm_*_attr / *_keyval entry
-// points (mpi/attr_api.cpp) check arguments and call these; communicator
+// Attribute caching (MPI 4.0 section 7.7): keyvals and the attributes in
+// Comm::attributes and Datatype::attributes. The MPI_Comm_*_attr / *_keyval
+// entry points (mpi/attr_api.cpp) and the MPI_Type_* ones
+// (mpi/type_attr_api.cpp) check arguments and call these; communicator
 // creation and destruction call copy_comm_attributes() and
-// delete_comm_attributes().
+// delete_comm_attributes(), MPI_Type_dup and MPI_Type_free
+// copy_attributes() and delete_attributes().
 //
 // A keyval is an int handle into a table private to keyval.cpp. Each
 // attribute holds a reference on its keyval, and so does the user's handle
@@ -31,6 +33,34 @@
 #include "mpi/core.hpp"
 
 namespace shmpi::mpi {
+
+// The kind of object a keyval is for: a keyval made by
+// MPI_Comm_create_keyval is refused on a datatype, and the other way round.
+enum class AttrKind : unsigned char { kComm, kType };
+
+// An object's attribute list and the handle its callbacks are given (an
+// MPI_Comm or an MPI_Datatype, after the keyval's kind).
+struct AttrHost {
+  void* handle;
+  std::vector<Attribute>& list;
+};
+
+// The generic forms of the calls below, for any kind of object.
+bool is_keyval(int keyval, AttrKind kind) noexcept;
+bool is_live_keyval(int keyval, AttrKind kind) noexcept;
+int set_attr(const AttrHost& host, int keyval, void* value) noexcept;
+bool get_attr(const std::vector<Attribute>& list, int keyval,
+              void** value) noexcept;
+int delete_attr(const AttrHost& host, int keyval) noexcept;
+int copy_attributes(const AttrHost& old, const AttrHost& fresh) noexcept;
+int delete_attributes(const AttrHost& host) noexcept;
+
+// MPI_Type_create_keyval and MPI_Type_free_keyval, as for communicators
+// below.
+int create_type_keyval(MPI_Type_copy_attr_function* copy,
+                       MPI_Type_delete_attr_function* del, void* extra_state,
+                       int* keyval) noexcept;
+int free_type_keyval(int keyval) noexcept;
 
 // Predefined attribute keys (MPI_TAG_UB .. MPI_LASTUSEDCODE). They are read
 // through MPI_Comm_get_attr; they cannot be set, deleted or freed.

@@ -18,6 +18,7 @@
 #include "mpi/core.hpp"
 #include "mpi/datatype.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/keyval.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
@@ -61,22 +62,6 @@ void release(Datatype* type) noexcept {
   }
 }
 
-}  // namespace shmpi::mpi
-
-namespace {
-
-// MPI_Type_set_name on predefined types (MPI allows it): the new names.
-struct PredefinedNames {
-  std::mutex mutex;
-  std::array<std::string, kPredefinedLimit> names;
-};
-PredefinedNames& predefined_names() {
-  static auto* names = new PredefinedNames();  // never freed
-  return *names;
-}
-
-// A datatype argument of a constructor or query: predefined or derived, not
-// necessarily committed. Fills `desc` on success.
 int check_any_type(MPI_Datatype type, datatype::DescPtr* desc,
                    const char* function) {
   if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
@@ -92,6 +77,20 @@ int check_any_type(MPI_Datatype type, datatype::DescPtr* desc,
                 static_cast<void*>(type));
   }
   return MPI_SUCCESS;
+}
+
+}  // namespace shmpi::mpi
+
+namespace {
+
+// MPI_Type_set_name on predefined types (MPI allows it): the new names.
+struct PredefinedNames {
+  std::mutex mutex;
+  std::array<std::string, kPredefinedLimit> names;
+};
+PredefinedNames& predefined_names() {
+  static auto* names = new PredefinedNames();  // never freed
+  return *names;
 }
 
 template <typename T>
@@ -639,7 +638,17 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype,
     return rc;
   }
   // The duplicate is committed when the original is (predefined types are).
-  find_derived(*newtype)->committed = derived == nullptr || derived->committed;
+  Datatype* fresh = find_derived(*newtype);
+  fresh->committed = derived == nullptr || derived->committed;
+  // Attributes follow their copy callbacks (MPI 4.0 section 7.7.4); when
+  // one fails, the copies made are deleted and there is no duplicate.
+  if (int rc = copy_attributes(AttrHost{oldtype, type_attributes(oldtype)},
+                               AttrHost{*newtype, fresh->attributes});
+      rc != MPI_SUCCESS) {
+    *newtype = MPI_DATATYPE_NULL;
+    release(fresh);
+    return raise_code(nullptr, rc, "MPI_Type_dup");
+  }
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Type_dup);
@@ -684,8 +693,16 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) noexcept {
     datatype::DescPtr ignored;
     return check_any_type(*datatype, &ignored, "MPI_Type_free");
   }
+  // The attributes go with the program's handle, whatever internal
+  // references remain; as for MPI_Comm_free, a failing delete callback
+  // does not keep the type (MPI calls the free erroneous).
+  const int deleted =
+      delete_attributes(AttrHost{*datatype, derived->attributes});
   *datatype = MPI_DATATYPE_NULL;
   release(derived);
+  if (deleted != MPI_SUCCESS) {
+    return raise_code(nullptr, deleted, "MPI_Type_free");
+  }
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Type_free);

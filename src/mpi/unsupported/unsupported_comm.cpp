@@ -18,39 +18,6 @@ extern "C" int PMPI_Intercomm_create_from_groups(
 }
 SHMPI_PMPI_ALIAS(MPI_Intercomm_create_from_groups);
 
-extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* /*type_copy_attr_fn*/,
-                                       MPI_Type_delete_attr_function* /*type_delete_attr_fn*/,
-                                       int* /*type_keyval*/,
-                                       void* /*extra_state*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_create_keyval");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_create_keyval);
-
-extern "C" int PMPI_Type_delete_attr(MPI_Datatype /*datatype*/,
-                                     int /*type_keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_delete_attr");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_delete_attr);
-
-extern "C" int PMPI_Type_free_keyval(int* /*type_keyval*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_free_keyval");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_free_keyval);
-
-extern "C" int PMPI_Type_get_attr(MPI_Datatype /*datatype*/,
-                                  int /*type_keyval*/, void* /*attribute_val*/,
-                                  int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_get_attr");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_get_attr);
-
-extern "C" int PMPI_Type_set_attr(MPI_Datatype /*datatype*/,
-                                  int /*type_keyval*/,
-                                  void* /*attribute_val*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_set_attr");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_set_attr);
-
 extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* /*win_copy_attr_fn*/,
                                       MPI_Win_delete_attr_function* /*win_delete_attr_fn*/,
                                       int* /*win_keyval*/,

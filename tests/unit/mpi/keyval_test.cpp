@@ -296,5 +296,53 @@ TEST_F(KeyvalTest, CopyCallbackMayDeleteALaterAttribute) {
   EXPECT_EQ(log_.calls, std::vector<std::string>{"delete victim 2"});
 }
 
+// Datatype keyvals: their own kind, callbacks given the datatype handle.
+int type_copy(MPI_Datatype oldtype, int /*keyval*/, void* extra_state,
+              void* value_in, void* value_out, int* flag) {
+  auto* seen = static_cast<std::vector<MPI_Datatype>*>(extra_state);
+  seen->push_back(oldtype);
+  *static_cast<void**>(value_out) = value_in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+int type_delete(MPI_Datatype type, int /*keyval*/, void* /*value*/,
+                void* extra_state) {
+  static_cast<std::vector<MPI_Datatype>*>(extra_state)->push_back(type);
+  return MPI_SUCCESS;
+}
+
+TEST(TypeKeyval, KindsDoNotMixAndCallbacksGetTheType) {
+  std::vector<MPI_Datatype> seen;
+  int keyval = MPI_KEYVAL_INVALID;
+  ASSERT_EQ(create_type_keyval(type_copy, type_delete, &seen, &keyval),
+            MPI_SUCCESS);
+  EXPECT_TRUE(is_keyval(keyval, AttrKind::kType));
+  EXPECT_FALSE(is_comm_keyval(keyval));
+  EXPECT_FALSE(is_live_comm_keyval(keyval));
+  EXPECT_EQ(free_comm_keyval(keyval), MPI_ERR_KEYVAL);
+
+  std::vector<Attribute> old_list;
+  std::vector<Attribute> new_list;
+  const AttrHost old_host{MPI_INT, old_list};
+  const AttrHost new_host{MPI_DOUBLE, new_list};
+  ASSERT_EQ(set_attr(old_host, keyval, kOne), MPI_SUCCESS);
+  ASSERT_EQ(copy_attributes(old_host, new_host), MPI_SUCCESS);
+  void* value = nullptr;
+  ASSERT_TRUE(get_attr(new_list, keyval, &value));
+  EXPECT_EQ(value, kOne);
+  EXPECT_EQ(delete_attributes(new_host), MPI_SUCCESS);
+  EXPECT_EQ(delete_attr(old_host, keyval), MPI_SUCCESS);
+  EXPECT_EQ(seen, (std::vector<MPI_Datatype>{MPI_INT, MPI_DOUBLE, MPI_INT}));
+
+  // A freed keyval stays live while an attribute uses it.
+  ASSERT_EQ(set_attr(old_host, keyval, kTwo), MPI_SUCCESS);
+  ASSERT_EQ(free_type_keyval(keyval), MPI_SUCCESS);
+  EXPECT_FALSE(is_keyval(keyval, AttrKind::kType));
+  EXPECT_TRUE(is_live_keyval(keyval, AttrKind::kType));
+  EXPECT_EQ(delete_attributes(old_host), MPI_SUCCESS);
+  EXPECT_FALSE(is_live_keyval(keyval, AttrKind::kType));
+}
+
 }  // namespace
 }  // namespace shmpi::mpi
