@@ -310,6 +310,12 @@ extern "C" int PMPI_Op_commutative(MPI_Op op, int* commute) noexcept {
     return fail_static(nullptr, MPI_ERR_ARG, "MPI_Op_commutative",
                        "commute is NULL");
   }
+  // MPI_REPLACE (the new value) and MPI_NO_OP (the old one) are the
+  // predefined operations that do not commute; they exist for one-sided
+  // accumulates, where the order of the operands is fixed.
+  if (op == MPI_REPLACE || op == MPI_NO_OP) {
+    commutative = false;
+  }
   *commute = commutative ? 1 : 0;
   return MPI_SUCCESS;
 }

@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
              expected[0], expected[1], expected[2], expected[3]);
   }
 
-  // Predefined operations are all commutative.
+  // The predefined reduction operations are commutative.
   const MPI_Op predefined[] = {MPI_SUM,  MPI_PROD, MPI_MIN,    MPI_MAX,
                                MPI_LAND, MPI_LOR,  MPI_LXOR,   MPI_BAND,
                                MPI_BOR,  MPI_BXOR, MPI_MAXLOC, MPI_MINLOC};
@@ -115,6 +115,14 @@ int main(int argc, char** argv) {
     MT_CHECK_MPI(MPI_Op_commutative(predefined[i], &commute));
     MT_CHECK(commute == 1, "predefined op %zu: MPI_Op_commutative says %d", i,
              commute);
+  }
+  // But MPI_REPLACE (f(a, b) = b) and MPI_NO_OP (f(a, b) = a) are not.
+  const MPI_Op one_sided[] = {MPI_REPLACE, MPI_NO_OP};
+  for (size_t i = 0; i < 2; ++i) {
+    commute = -1;
+    MT_CHECK_MPI(MPI_Op_commutative(one_sided[i], &commute));
+    MT_CHECK(commute == 0, "%s: MPI_Op_commutative says %d",
+             i == 0 ? "MPI_REPLACE" : "MPI_NO_OP", commute);
   }
 
   // Many operations at once, freed in another order.
