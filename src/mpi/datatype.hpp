@@ -59,6 +59,20 @@ datatype::DescPtr describe(MPI_Datatype handle);
 int check_any_type(MPI_Datatype type, datatype::DescPtr* desc,
                    const char* function);
 
+// The common head of every constructor: MPI is initialized, the old type
+// is valid and newtype is not NULL.
+int check_constructor(MPI_Datatype oldtype, MPI_Datatype* newtype,
+                      datatype::DescPtr* old, const char* function);
+
+// Makes the handle for a new derived type; records the constructor's
+// arguments (MPI_Type_get_contents) and takes references on the derived
+// types among `types`.
+int make_handle(datatype::DescPtr desc, int combiner, std::vector<int> integers,
+                std::vector<MPI_Aint> addresses,
+                std::vector<MPI_Count> large_counts,
+                std::vector<MPI_Datatype> types, MPI_Datatype* newtype,
+                const char* function);
+
 // MPI_Type_set_attr and friends: the attribute list of a valid datatype
 // (a predefined one's is kept aside, for the life of the process).
 std::vector<Attribute>& type_attributes(MPI_Datatype type);

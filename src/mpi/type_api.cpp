@@ -79,6 +79,41 @@ int check_any_type(MPI_Datatype type, datatype::DescPtr* desc,
   return MPI_SUCCESS;
 }
 
+int make_handle(datatype::DescPtr desc, int combiner, std::vector<int> integers,
+                std::vector<MPI_Aint> addresses,
+                std::vector<MPI_Count> large_counts,
+                std::vector<MPI_Datatype> types, MPI_Datatype* newtype,
+                const char* function) {
+  Datatype* type = datatypes().create();
+  if (type == nullptr) {
+    return fail(nullptr, MPI_ERR_NO_MEM, function, "out of datatype handles");
+  }
+  type->desc = std::move(desc);
+  type->combiner = combiner;
+  type->integers = std::move(integers);
+  type->addresses = std::move(addresses);
+  type->large_counts = std::move(large_counts);
+  type->types = std::move(types);
+  for (MPI_Datatype child : type->types) {
+    if (Datatype* derived = find_derived(child)) {
+      retain(derived);
+    }
+  }
+  *newtype = type->handle();
+  return MPI_SUCCESS;
+}
+
+int check_constructor(MPI_Datatype oldtype, MPI_Datatype* newtype,
+                      datatype::DescPtr* old, const char* function) {
+  if (int rc = check_any_type(oldtype, old, function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (newtype == nullptr) {
+    return fail(nullptr, MPI_ERR_ARG, function, "newtype is NULL");
+  }
+  return MPI_SUCCESS;
+}
+
 }  // namespace shmpi::mpi
 
 namespace {
@@ -107,45 +142,6 @@ int check_array(const void* array, MPI_Count count, const char* what,
                 const char* function) {
   if (array == nullptr && count > 0) {
     return fail(nullptr, MPI_ERR_ARG, function, "%s is NULL", what);
-  }
-  return MPI_SUCCESS;
-}
-
-// Makes the handle for a new derived type; records the constructor's
-// arguments and takes references on the derived types among `types`.
-int make_handle(datatype::DescPtr desc, int combiner, std::vector<int> integers,
-                std::vector<MPI_Aint> addresses,
-                std::vector<MPI_Count> large_counts,
-                std::vector<MPI_Datatype> types, MPI_Datatype* newtype,
-                const char* function) {
-  Datatype* type = datatypes().create();
-  if (type == nullptr) {
-    return fail(nullptr, MPI_ERR_NO_MEM, function, "out of datatype handles");
-  }
-  type->desc = std::move(desc);
-  type->combiner = combiner;
-  type->integers = std::move(integers);
-  type->addresses = std::move(addresses);
-  type->large_counts = std::move(large_counts);
-  type->types = std::move(types);
-  for (MPI_Datatype child : type->types) {
-    if (Datatype* derived = find_derived(child)) {
-      retain(derived);
-    }
-  }
-  *newtype = type->handle();
-  return MPI_SUCCESS;
-}
-
-// The common head of every constructor: MPI is initialized, the old type
-// is valid and newtype is not NULL.
-int check_constructor(MPI_Datatype oldtype, MPI_Datatype* newtype,
-                      datatype::DescPtr* old, const char* function) {
-  if (int rc = check_any_type(oldtype, old, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (newtype == nullptr) {
-    return fail(nullptr, MPI_ERR_ARG, function, "newtype is NULL");
   }
   return MPI_SUCCESS;
 }

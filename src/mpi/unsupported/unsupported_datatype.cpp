@@ -43,28 +43,6 @@ extern "C" int PMPI_Pack_external_size_c(
 }
 SHMPI_PMPI_ALIAS(MPI_Pack_external_size_c);
 
-extern "C" int PMPI_Type_create_darray(int /*size*/, int /*rank*/,
-                                       int /*ndims*/,
-                                       const int /*array_of_gsizes*/[],
-                                       const int /*array_of_distribs*/[],
-                                       const int /*array_of_dargs*/[],
-                                       const int /*array_of_psizes*/[],
-                                       int /*order*/, MPI_Datatype /*oldtype*/,
-                                       MPI_Datatype* /*newtype*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_create_darray");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_create_darray);
-
-extern "C" int PMPI_Type_create_darray_c(
-    int /*size*/, int /*rank*/, int /*ndims*/,
-    const MPI_Count /*array_of_gsizes*/[], const int /*array_of_distribs*/[],
-    const int /*array_of_dargs*/[], const int /*array_of_psizes*/[],
-    int /*order*/, MPI_Datatype /*oldtype*/,
-    MPI_Datatype* /*newtype*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Type_create_darray_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Type_create_darray_c);
-
 extern "C" int PMPI_Unpack_external(const char /*datarep*/[],
                                     const void* /*inbuf*/, MPI_Aint /*insize*/,
                                     MPI_Aint* /*position*/, void* /*outbuf*/,
