@@ -166,6 +166,20 @@ struct FailWith {
 };
 inline FailWith fail_with(int error) { return FailWith{error}; }
 
+// co_await current_run(): the Run the calling coroutine belongs to (its
+// top-level task's), so that it can read or record the run's error class
+// after sub-collectives; continues at once.
+struct CurrentRun {
+  Run* run = nullptr;
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<Task::promise_type> self) noexcept {
+    run = self.promise().run;
+    return false;
+  }
+  Run* await_resume() const noexcept { return run; }
+};
+inline CurrentRun current_run() { return CurrentRun{}; }
+
 // Advances `task` (bound to `run`) as far as it goes without waiting; true
 // once it has finished.
 inline bool step(Task& task, Run& run) {

@@ -26,18 +26,6 @@ constexpr int kTagLeaders = 103;  // leader <-> leader, leader <-> root
 constexpr int kTagDirect = 104;   // member <-> remote member
 constexpr int kTagScatter = 105;  // leader -> its group, reduce_scatter
 
-// The Run of the calling coroutine (to record an error class in it).
-struct CurrentRun {
-  sc::Run* run = nullptr;
-  bool await_ready() const noexcept { return false; }
-  bool await_suspend(
-      std::coroutine_handle<sc::Task::promise_type> self) noexcept {
-    run = self.promise().run;
-    return false;  // continue at once
-  }
-  sc::Run* await_resume() const noexcept { return run; }
-};
-
 // Point-to-point requests one step of a collective has in flight.
 class Requests {
  public:
@@ -99,7 +87,7 @@ Layout packed(std::byte* data, std::size_t bytes) {
 
 // Binomial broadcast of `data` from local rank 0.
 sc::Task local_bcast(Comm& lc, Layout data) {
-  sc::Run* run = co_await CurrentRun{};
+  sc::Run* run = co_await sc::current_run();
   const int size = lc.size;
   const int rank = lc.rank;
   int mask = 1;
@@ -131,7 +119,7 @@ sc::Task local_bcast(Comm& lc, Layout data) {
 // higher ranks, acc = acc op child at every step.
 sc::Task local_reduce(Comm& lc, Layout send, std::vector<std::byte>& acc,
                       TypeArg type, OpArg op, std::size_t count) {
-  sc::Run* run = co_await CurrentRun{};
+  sc::Run* run = co_await sc::current_run();
   const std::size_t bytes = type.bytes(count);
   acc.resize(bytes);
   datatype::pack(send, 0, acc.data(), bytes);
@@ -162,7 +150,7 @@ sc::Task local_reduce(Comm& lc, Layout send, std::vector<std::byte>& acc,
 
 // The leaders swap `mine` for the remote group's `theirs` (leaders only).
 sc::Task leaders_swap(Comm& c, Layout mine, Layout theirs) {
-  sc::Run* run = co_await CurrentRun{};
+  sc::Run* run = co_await sc::current_run();
   Requests swap(2);
   swap.recv(c, 0, kTagLeaders, theirs);
   swap.send(c, 0, kTagLeaders, mine);
@@ -172,7 +160,7 @@ sc::Task leaders_swap(Comm& c, Layout mine, Layout theirs) {
 
 // The root's side of a rooted call with the remote leader.
 sc::Task with_one(Comm& c, int peer, Layout data, bool sending) {
-  sc::Run* run = co_await CurrentRun{};
+  sc::Run* run = co_await sc::current_run();
   Requests one(1);
   if (sending) {
     one.send(c, peer, kTagLeaders, data);
@@ -245,7 +233,7 @@ sc::Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
 }
 
 sc::Task gatherv(Comm& c, Layout send, Blocks recv_blocks, int root) {
-  sc::Run* run = co_await CurrentRun{};
+  sc::Run* run = co_await sc::current_run();
   if (root == MPI_ROOT) {
     Requests in(recv_blocks.size());
     for (std::size_t r = 0; r < recv_blocks.size(); ++r) {
@@ -261,7 +249,7 @@ sc::Task gatherv(Comm& c, Layout send, Blocks recv_blocks, int root) {
 }
 
 sc::Task scatterv(Comm& c, Blocks send_blocks, Layout recv, int root) {
-  sc::Run* run = co_await CurrentRun{};
+  sc::Run* run = co_await sc::current_run();
   if (root == MPI_ROOT) {
     Requests out(send_blocks.size());
     for (std::size_t r = 0; r < send_blocks.size(); ++r) {
@@ -283,7 +271,7 @@ sc::Task allgatherv(Comm& c, Layout send, Blocks recv_blocks) {
 }
 
 sc::Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks) {
-  sc::Run* run = co_await CurrentRun{};
+  sc::Run* run = co_await sc::current_run();
   const auto n = static_cast<std::size_t>(c.remote_size);
   Requests both(2 * n);
   for (std::size_t r = 0; r < n; ++r) {
@@ -299,7 +287,7 @@ sc::Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks) {
 
 sc::Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type,
                         OpArg op, datatype::Counts counts) {
-  sc::Run* run = co_await CurrentRun{};
+  sc::Run* run = co_await sc::current_run();
   Comm& lc = *c.local_comm;
   std::size_t total = 0;
   for (std::size_t n : counts) {

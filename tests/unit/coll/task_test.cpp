@@ -90,6 +90,32 @@ TEST(Task, FailWithRecordsTheErrorClass) {
   EXPECT_EQ(after, 1);
 }
 
+Task record_error(int error) {
+  Run* run = co_await current_run();
+  run->error = error;
+}
+
+Task check_after_sub(int* seen, bool* same_run) {
+  Run* run = co_await current_run();
+  co_await record_error(23);
+  *seen = run->error;
+  Run* again = co_await current_run();
+  *same_run = again == run;
+}
+
+TEST(Task, CurrentRunIsTheTopLevelRunInSubTasksToo) {
+  int seen = 0;
+  bool same_run = false;
+  Task task = check_after_sub(&seen, &same_run);
+  coll::Run run;
+  task.bind(run);
+  EXPECT_TRUE(step(task, run));  // current_run never suspends
+  EXPECT_EQ(run.waits, 0u);
+  EXPECT_EQ(seen, 23);  // the sub-task's error, seen by its caller
+  EXPECT_TRUE(same_run);
+  EXPECT_EQ(run.error, 23);
+}
+
 Task trivial(int* out) {
   *out += 1;
   co_return;
