@@ -121,20 +121,6 @@ struct Persistent {
   ~Persistent() { holds.release(); }
 };
 
-// Runs `task` on `c` behind request `r` from the progress engine, in the
-// order of its communicator's queue.
-void enqueue(Comm* c, p2p::Request* r, coll::Task task, Holds holds) {
-  Comm* queue = queue_of(c);
-  auto pending = std::make_shared<Pending>(
-      Pending{queue, queue->shared->next_ticket++, r, coll::Run{},
-              std::move(task), std::move(holds), !c->is_inter});
-  pending->holds.retain();
-  queue->shared->pending.fetch_add(1, std::memory_order_relaxed);
-  if (!pending->step()) {
-    state().engine->add_task([pending] { return pending->step(); });
-  }
-}
-
 // The request of a nonblocking or persistent `call` on `c`, not yet
 // handed out; nullptr, with the error raised and its code in *rc, when the
 // call has no request argument or handles ran out.
@@ -160,6 +146,18 @@ p2p::Request* new_collective_request(Comm* c, const char* function) {
     r->comm = c;
   }
   return r;
+}
+
+void enqueue_task(Comm* c, p2p::Request* r, coll::Task task, Holds holds) {
+  Comm* queue = queue_of(c);
+  auto pending = std::make_shared<Pending>(
+      Pending{queue, queue->shared->next_ticket++, r, coll::Run{},
+              std::move(task), std::move(holds), !c->is_inter});
+  pending->holds.retain();
+  queue->shared->pending.fetch_add(1, std::memory_order_relaxed);
+  if (!pending->step()) {
+    state().engine->add_task([pending] { return pending->step(); });
+  }
 }
 
 int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
@@ -198,7 +196,7 @@ int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
     return rc;
   }
   *call.request = to_handle(r);
-  enqueue(c, r, std::move(task), std::move(holds));
+  enqueue_task(c, r, std::move(task), std::move(holds));
   return MPI_SUCCESS;
 }
 
@@ -225,7 +223,7 @@ int init_persistent(Comm* c, std::function<coll::Task()> make_task, Holds holds,
 
 void start_persistent(p2p::Request& request) {
   const auto& p = *static_cast<const Persistent*>(request.owned.get());
-  enqueue(p.comm, &request, p.make_task(), p.holds);
+  enqueue_task(p.comm, &request, p.make_task(), p.holds);
 }
 
 }  // namespace shmpi::mpi

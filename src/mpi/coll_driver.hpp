@@ -87,6 +87,13 @@ inline int enter_blocking(Comm* c, const char* function) {
 // completes it. nullptr when handles ran out.
 p2p::Request* new_collective_request(Comm* c, const char* function);
 
+// Runs `task` on `c` from the progress engine behind request `r` (from
+// new_collective_request), in the order of c's queue, as a nonblocking
+// call does: the first step runs now, the rest when progress finds its
+// conditions met; the holds are retained until it ends. MPI_Comm_idup on
+// an intercommunicator uses it directly (it makes its request itself).
+void enqueue_task(Comm* c, p2p::Request* r, coll::Task task, Holds holds);
+
 // Runs `task` on `c` as a blocking or nonblocking `call` asks: to the end
 // now, or as a nonblocking request stored in *call.request. Returns an MPI
 // error code (raised on `c`; a nonblocking call without a request is

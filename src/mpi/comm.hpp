@@ -152,7 +152,10 @@ class DupRound {
   int next_member_ = 0;
 };
 int outcome_class(DupRound::Outcome outcome);
-// Takes the parent's next reserved ID (the reserve must not be empty).
+// Takes the parent's next reserved ID (the reserve must not be empty):
+// the ID and its generation, or a new communicator over the parent's
+// members with them.
+detail::Reserved pop_reserve(Comm& parent);
 Comm* dup_from_reserve(Comm& parent);
 bool reserve_empty(const Comm& parent);
 // Finds (or, on its lowest member, makes) a communicator's block. With
@@ -203,6 +206,15 @@ int split_intracomm(Comm& parent, int color, int key, Comm** out,
 int dup_intercomm(Comm& parent, Comm** out, const char** why);
 int split_intercomm(Comm& parent, int color, int key, Comm** out,
                     const char** why);
+// The intercommunicator (and its local communicator) over the local group
+// that `local` agreed on in a round of `local_parent`, with the remote
+// group `remote_lpids` whose receive context is `remote_context`; nullptr
+// when handles run out. undo_local() gives the agreed ID back after a
+// failure.
+Comm* build_intercomm(const Comm& local_parent, const SplitResult& local,
+                      contextid::ContextId remote_context,
+                      const std::vector<std::int32_t>& remote_lpids);
+void undo_local(const SplitResult& local);
 // MPI_Comm_idup and MPI_Comm_idup_with_info (hints: nullptr keeps the
 // parent's).
 using Hints = std::vector<std::pair<std::string, std::string>>;

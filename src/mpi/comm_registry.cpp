@@ -372,12 +372,7 @@ int split_round(Comm& parent, int color, int key, std::uint32_t tag,
     }
     ContextId reserved_id = 0;
     if (from_reserve) {
-      detail::CommShared& shared = *parent.shared;
-      reserved_id = shared.reserve[shared.reserve_head++].id;
-      if (shared.reserve_head == shared.reserve.size()) {
-        shared.reserve.clear();
-        shared.reserve_head = 0;
-      }
+      reserved_id = pop_reserve(parent).id;
       if (!joins) {
         ids.release(reserved_id);
       }
@@ -817,13 +812,18 @@ int outcome_class(DupRound::Outcome outcome) {
   }
 }
 
-Comm* dup_from_reserve(Comm& parent) {
+detail::Reserved pop_reserve(Comm& parent) {
   detail::CommShared& shared = *parent.shared;
   const detail::Reserved next = shared.reserve[shared.reserve_head++];
   if (shared.reserve_head == shared.reserve.size()) {
     shared.reserve.clear();
     shared.reserve_head = 0;
   }
+  return next;
+}
+
+Comm* dup_from_reserve(Comm& parent) {
+  const detail::Reserved next = pop_reserve(parent);
   Comm* c = make_comm_from(parent.slots, parent.lpids, parent.rank, next.id,
                            next.generation);
   if (c == nullptr) {

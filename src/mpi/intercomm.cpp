@@ -41,8 +41,10 @@ struct LeaderHeader {
   std::int32_t pad;
 };
 
-// The new intercommunicator around a local group result and the remote
-// group's members.
+}  // namespace
+
+namespace shmpi::mpi {
+
 Comm* build_intercomm(const Comm& local_parent, const SplitResult& local,
                       ContextId remote_context,
                       const std::vector<std::int32_t>& remote_lpids) {
@@ -82,7 +84,7 @@ void undo_local(const SplitResult& local) {
   }
 }
 
-}  // namespace
+}  // namespace shmpi::mpi
 
 extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
                                      MPI_Comm peer_comm, int remote_leader,
