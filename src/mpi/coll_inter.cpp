@@ -317,4 +317,12 @@ sc::Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type,
   co_await out.all();
 }
 
+sc::Task exchange_via_leaders(Comm& c, Layout mine, Layout theirs) {
+  Comm& lc = *c.local_comm;
+  if (lc.rank == 0) {
+    co_await leaders_swap(c, mine, theirs);
+  }
+  co_await local_bcast(lc, theirs);
+}
+
 }  // namespace shmpi::mpi::inter

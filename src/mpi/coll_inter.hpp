@@ -61,4 +61,10 @@ sc::Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks);
 sc::Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type,
                         OpArg op, datatype::Counts counts);
 
+// Not a user collective: for communicator creation on an intercommunicator
+// (MPI_Comm_idup). The leaders swap `mine` for the remote leader's, and
+// each leader broadcasts what it got in its group: every member ends with
+// the remote group's value in `theirs` (the same size in both groups).
+sc::Task exchange_via_leaders(Comm& c, Layout mine, Layout theirs);
+
 }  // namespace shmpi::mpi::inter

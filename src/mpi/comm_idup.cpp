@@ -3,6 +3,8 @@
 // still has agreed IDs in reserve the new communicator exists at once; else
 // the refill round runs from the progress engine, and idups on one parent
 // complete in the order they were started (tickets), like every member's.
+// On an intercommunicator it is a coroutine in the local group's queue of
+// collectives: the dup's steps, none of which waits inside the call.
 #include <mpi.h>
 
 #include <memory>
@@ -10,7 +12,9 @@
 #include <vector>
 
 #include "coll/rounds.hpp"
+#include "coll/task.hpp"
 #include "mpi/coll_driver.hpp"
+#include "mpi/coll_inter.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/keyval.hpp"
 #include "mpi/p2p_common.hpp"
@@ -101,6 +105,104 @@ struct IdupTask {
   }
 };
 
+// What MPI_Comm_idup on an intercommunicator keeps until it completes.
+struct IdupInter {
+  MPI_Comm* newcomm = nullptr;
+  bool keep_hints = true;  // the parent's, else `hints`
+  Hints hints;
+  std::vector<Attribute> staged;  // copied in the call (idup_common)
+};
+
+// The steps of dup_intercomm as a coroutine the progress engine drives:
+// its first step runs in the call; later ones wherever MPI makes progress.
+// The agreement takes the local group's reserve (a refill round first
+// when it is empty, offering the nonblocking rounds' part of the mask, as
+// MPI_Comm_idup on an intracommunicator does), so it never waits inside
+// another member's call.
+coll::Task idup_intercomm_task(Comm& parent, IdupInter args) {
+  coll::Run* run = co_await coll::current_run();
+  Comm& lc = *parent.local_comm;
+  const char* why = "";
+  int rc = MPI_SUCCESS;
+  // 1. The local group's block (its lowest member makes it).
+  co_await coll::until([&] {
+    rc = attach_block(lc, false, &why);
+    return rc != MPI_ERR_PENDING;
+  });
+  // 2. An ID every member of the local group agreed on: the reserve's
+  // next, the same on every member since they run the same creations on
+  // it in the same order (the queue's tickets).
+  contextid::Arbiter::Reach reach = contextid::Arbiter::Reach::kNonblocking;
+  while (rc == MPI_SUCCESS && reserve_empty(lc)) {
+    co_await coll::writable(lc);  // a member may still read our last slot
+    DupRound round(lc, true, reach);
+    round.start();
+    co_await coll::until([&round] { return round.arrived(); });
+    const DupRound::Outcome outcome = round.finish(&why);
+    if (outcome == DupRound::Outcome::kWiden) {
+      reach = contextid::Arbiter::Reach::kAll;
+    } else if (outcome != DupRound::Outcome::kDone &&
+               outcome != DupRound::Outcome::kRetry) {
+      rc = outcome_class(outcome);
+    }
+  }
+  if (rc != MPI_SUCCESS) {
+    drop_staged_attributes(args.staged);  // no communicator will hold them
+    *args.newcomm = MPI_COMM_NULL;
+    co_await coll::fail_with(rc);
+    co_return;
+  }
+  const detail::Reserved reserved = pop_reserve(lc);
+  SplitResult local;
+  local.joined = true;
+  local.id = reserved.id;
+  local.generation = reserved.generation;
+  for (int m = 0; m < lc.size; ++m) {
+    local.members.push_back(m);
+  }
+  // 3. The leaders swap the receive contexts and tell their groups.
+  std::uint32_t mine = local.id;
+  std::uint32_t remote_context = 0;
+  auto bytes_of = [](std::uint32_t* word) {
+    return datatype::Layout{static_cast<std::byte*>(static_cast<void*>(word)),
+                            sizeof *word, nullptr};
+  };
+  co_await inter::exchange_via_leaders(parent, bytes_of(&mine),
+                                       bytes_of(&remote_context));
+  Comm* c =
+      run->error != 0
+          ? nullptr
+          : build_intercomm(lc, local,
+                            static_cast<contextid::ContextId>(remote_context),
+                            parent.remote_lpids);
+  if (c == nullptr) {
+    undo_local(local);
+    drop_staged_attributes(args.staged);
+    *args.newcomm = MPI_COMM_NULL;
+    if (run->error == 0) {
+      co_await coll::fail_with(MPI_ERR_NO_MEM);  // out of communicator handles
+    }
+    co_return;
+  }
+  // 4. As dup_intercomm from here, with the staged attributes.
+  finish_staged_dup(parent, c, args.keep_hints ? nullptr : &args.hints,
+                    args.staged, args.newcomm);
+}
+
+// Queues MPI_Comm_idup on an intercommunicator behind request `r`.
+void idup_intercomm(Comm& parent, p2p::Request* r, const Hints* hints,
+                    std::vector<Attribute> staged, MPI_Comm* newcomm) {
+  IdupInter args;
+  args.newcomm = newcomm;
+  args.keep_hints = hints == nullptr;
+  if (hints != nullptr) {
+    args.hints = *hints;
+  }
+  args.staged = std::move(staged);
+  enqueue_task(&parent, r, idup_intercomm_task(parent, std::move(args)),
+               Holds{});
+}
+
 }  // namespace
 
 int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
@@ -112,11 +214,9 @@ int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
   // pending, too, so a callback may use the parent collectively. A failing
   // callback fails the call itself.
   std::vector<Attribute> staged;
-  if (!parent->is_inter) {
-    if (int rc = stage_comm_attributes(*parent, staged); rc != MPI_SUCCESS) {
-      *newcomm = MPI_COMM_NULL;
-      return raise_code(parent, rc, function);
-    }
+  if (int rc = stage_comm_attributes(*parent, staged); rc != MPI_SUCCESS) {
+    *newcomm = MPI_COMM_NULL;
+    return raise_code(parent, rc, function);
   }
   // A collective's request: MPI_Cancel, and MPI_Request_free before
   // completion, are refused (the task below still writes to it).
@@ -127,17 +227,9 @@ int idup_common(Comm* parent, const Hints* hints, MPI_Comm* newcomm,
   }
   *request = to_handle(r);
   if (parent->is_inter) {
-    // Intercommunicator dup needs the remote group's leader: done in the
-    // call (the remote leader answers from its own dup or idup call).
-    Comm* fresh = nullptr;
-    const char* why = "";
-    int rc = dup_intercomm(*parent, &fresh, &why);
-    if (rc == MPI_SUCCESS) {
-      rc = finish_dup(*parent, fresh, hints, newcomm);
-    }
-    r->status = p2p::Status{};
-    r->status.error = rc;
-    r->complete.store(true, std::memory_order_release);
+    // On the local group's queue and block, like the intercommunicator's
+    // nonblocking collectives.
+    idup_intercomm(*parent, r, hints, std::move(staged), newcomm);
     return MPI_SUCCESS;
   }
   auto task = std::make_shared<IdupTask>();

@@ -3,10 +3,9 @@
 // call must not wait for the remote group. Here one group starts the idup
 // before a barrier on MPI_COMM_WORLD and the other after it, which MPI
 // allows (collectives are ordered per communicator only; design.md,
-// "Rounds in flight at once"). shmpi exchanges the leaders' context IDs
-// inside the call, so the first group waits there for the second, which
-// waits in the barrier: a deadlock. Pending until intercommunicator idup
-// runs from the progress engine.
+// "Rounds in flight at once"). shmpi used to exchange the leaders' context
+// IDs inside the call, so the first group waited there for the second,
+// which waited in the barrier: a deadlock.
 #include "mpitest.h"
 
 int main(int argc, char** argv) {
