@@ -16,6 +16,8 @@
 //  2. More idups outstanding at once than one agreement hands out.
 //  3. The parent freed after MPI_Comm_idup, before the wait (both groups
 //     in the same order: MPI_Comm_free is collective).
+//  4. A blocking collective on the parent after MPI_Comm_idup, before the
+//     wait (both groups in the same order).
 // Every new intercommunicator has the parent's groups, is congruent with
 // it, carries point-to-point and collective traffic, and got the parent's
 // attribute through its copy callback, run once per idup.
@@ -141,7 +143,8 @@ int main(int argc, char** argv) {
       MT_CHECK_MPI(MPI_Comm_idup(inter, &dups[i], &reqs[i]));
     }
     barrier_between_groups(1);
-    MT_CHECK_MPI(MPI_Waitall(kMany, reqs, MPI_STATUSES_IGNORE));
+    static MPI_Status statuses[kMany + kMany * kMtMaxMembers];
+    MT_CHECK_MPI(MPI_Waitall(kMany, reqs, statuses));
     MT_CHECK(copies == kMany, "%d copy callback runs for %d idups", copies,
              kMany);
     // Traffic on all of them at once, the latest first: each message stays
@@ -172,7 +175,7 @@ int main(int argc, char** argv) {
       MT_CHECK(in[i] == 1000 + i, "idup %d of %d received %d, expected %d", i,
                kMany, in[i], 1000 + i);
     }
-    MT_CHECK_MPI(MPI_Waitall(sends, traffic + kMany, MPI_STATUSES_IGNORE));
+    MT_CHECK_MPI(MPI_Waitall(sends, traffic + kMany, statuses));
     for (int i = 0; i < kMany; ++i) {
       MT_CHECK_MPI(MPI_Barrier(dups[i]));
       MT_CHECK_MPI(MPI_Comm_free(&dups[i]));
@@ -192,6 +195,25 @@ int main(int argc, char** argv) {
     MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     MT_CHECK(copies == 1, "%d copy callback runs for 1 idup", copies);
     check_new(inter, &dup, keyval, base + 1, 4, "idup of a freed parent");
+  }
+
+  // 4. A blocking collective on the parent while its idup is pending.
+  {
+    MPI_Comm dup = MPI_COMM_NULL;
+    MPI_Request req = MPI_REQUEST_NULL;
+    MT_CHECK_MPI(MPI_Comm_idup(inter, &dup, &req));
+    int sum = -1;
+    int expected = 0;
+    for (int i = 0; i < side_size[1 - side]; ++i) {
+      expected += sides[1 - side][i];
+    }
+    MT_CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, inter));
+    MT_CHECK(sum == expected,
+             "allreduce on the parent of a pending idup gave %d, expected %d",
+             sum, expected);
+    MT_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    check_new(inter, &dup, keyval, base, 5,
+              "idup with a blocking collective on the parent before the wait");
   }
 
   MT_CHECK_MPI(MPI_Comm_free_keyval(&keyval));
