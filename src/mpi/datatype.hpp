@@ -64,6 +64,9 @@ int check_any_type(MPI_Datatype type, datatype::DescPtr* desc,
 int check_constructor(MPI_Datatype oldtype, MPI_Datatype* newtype,
                       datatype::DescPtr* old, const char* function);
 
+// The array constructors' (subarray, darray) ndims and storage order.
+int check_array_shape(int ndims, int order, const char* function);
+
 // Makes the handle for a new derived type; records the constructor's
 // arguments (MPI_Type_get_contents) and takes references on the derived
 // types among `types`.

@@ -103,6 +103,18 @@ int make_handle(datatype::DescPtr desc, int combiner, std::vector<int> integers,
   return MPI_SUCCESS;
 }
 
+int check_array_shape(int ndims, int order, const char* function) {
+  if (ndims <= 0) {
+    return fail(nullptr, MPI_ERR_ARG, function, "ndims %d is not positive",
+                ndims);
+  }
+  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
+    return fail(nullptr, MPI_ERR_ARG, function,
+                "order %d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
+  }
+  return MPI_SUCCESS;
+}
+
 int check_constructor(MPI_Datatype oldtype, MPI_Datatype* newtype,
                       datatype::DescPtr* old, const char* function) {
   if (int rc = check_any_type(oldtype, old, function); rc != MPI_SUCCESS) {
@@ -366,16 +378,11 @@ int subarray_impl(int ndims, const C* sizes, const C* subsizes, const C* starts,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  if (ndims <= 0) {
-    return fail(nullptr, MPI_ERR_ARG, function, "ndims %d is not positive",
-                ndims);
+  if (int rc = check_array_shape(ndims, order, function); rc != MPI_SUCCESS) {
+    return rc;
   }
   if (sizes == nullptr || subsizes == nullptr || starts == nullptr) {
     return fail(nullptr, MPI_ERR_ARG, function, "NULL array argument");
-  }
-  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
-    return fail(nullptr, MPI_ERR_ARG, function,
-                "order %d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
   }
   const auto n = static_cast<std::size_t>(ndims);
   std::vector<std::uint64_t> s(n), sub(n), at(n);

@@ -91,17 +91,12 @@ int darray_impl(int size, int rank, int ndims, const C* gsizes,
     return fail(nullptr, MPI_ERR_RANK, function,
                 "rank %d is not in a grid of %d processes", rank, size);
   }
-  if (ndims <= 0) {
-    return fail(nullptr, MPI_ERR_ARG, function, "ndims %d is not positive",
-                ndims);
+  if (int rc = check_array_shape(ndims, order, function); rc != MPI_SUCCESS) {
+    return rc;
   }
   if (gsizes == nullptr || distribs == nullptr || dargs == nullptr ||
       psizes == nullptr) {
     return fail(nullptr, MPI_ERR_ARG, function, "NULL array argument");
-  }
-  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
-    return fail(nullptr, MPI_ERR_ARG, function,
-                "order %d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
   }
   const auto n = static_cast<std::size_t>(ndims);
   std::vector<Dimension> dims(n);
