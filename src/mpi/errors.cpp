@@ -355,7 +355,9 @@ int last_used_code() noexcept { return user_codes().last(); }
 int copy_string(std::string_view text, char* out,
                 std::size_t out_size) noexcept {
   const std::size_t length = std::min(text.size(), out_size - 1);
-  std::memcpy(out, text.data(), length);
+  if (length > 0) {  // an empty view may have no data pointer at all
+    std::memcpy(out, text.data(), length);
+  }
   out[length] = '\0';
   return static_cast<int>(length);
 }

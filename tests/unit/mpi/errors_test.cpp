@@ -191,6 +191,10 @@ TEST(CopyString, CutsAndTerminates) {
   EXPECT_STREQ(buffer, "hi");
   EXPECT_EQ(copy_string("", buffer, sizeof buffer), 0);
   EXPECT_STREQ(buffer, "");
+  // The string of an added code without one: a view with no data pointer
+  // (UndefinedBehaviorSanitizer flags memcpy from it).
+  EXPECT_EQ(copy_string(std::string_view(), buffer, sizeof buffer), 0);
+  EXPECT_STREQ(buffer, "");
 }
 
 }  // namespace
