@@ -127,6 +127,59 @@ void walk(const Layout& layout, std::size_t offset, std::byte* stream,
   }
 }
 
+// Copies `elements` whole elements of `map` from memory to memory (both
+// layouts the same map): block by block, without packing in between. One
+// block per element (a padded pair type) goes as one strided run.
+void copy_elements(const TypeMap& map, const std::byte* from, std::byte* to,
+                   std::uint64_t elements) {
+  if (map.pair_id != 0 && elements > 0) {
+    // A padded pair type's elements are C structs, whose padding bytes C
+    // leaves unspecified (C11 6.2.6.1p6): one copy of the whole span, up
+    // to the last element's index (not its tail padding, which may lie
+    // past the buffer). A copy of 16-byte structs instead of 12-byte
+    // blocks: the 4096-element ping-pong takes 5.5 us instead of 8.3.
+    const Segment& last = map.segments.back();
+    const std::uint64_t end =
+        static_cast<std::uint64_t>(last.disp) +
+        (last.count - 1) * static_cast<std::uint64_t>(last.stride) +
+        last.length;
+    std::memcpy(to, from,
+                (elements - 1) * static_cast<std::uint64_t>(map.extent) + end);
+    return;
+  }
+  if (map.segments.size() == 1 && map.segments[0].count == 1) {
+    const Segment& s = map.segments[0];
+    auto run = [&]<std::size_t kSize>(std::size_t length) {
+      for (std::uint64_t k = 0; k < elements; ++k) {
+        const std::int64_t at = static_cast<std::int64_t>(k) * map.extent;
+        std::memcpy(to + at + s.disp, from + at + s.disp,
+                    kSize != 0 ? kSize : length);
+      }
+    };
+    switch (s.length) {
+      case 12:  // MPI_DOUBLE_INT and MPI_LONG_INT
+        run.template operator()<12>(12);
+        return;
+      case 20:  // MPI_LONG_DOUBLE_INT
+        run.template operator()<20>(20);
+        return;
+      default:
+        run.template operator()<0>(s.length);
+        return;
+    }
+  }
+  for (std::uint64_t k = 0; k < elements; ++k) {
+    const std::int64_t at = static_cast<std::int64_t>(k) * map.extent;
+    for (const Segment& s : map.segments) {
+      for (std::uint64_t b = 0; b < s.count; ++b) {
+        const std::int64_t block =
+            at + s.disp + static_cast<std::int64_t>(b) * s.stride;
+        std::memcpy(to + block, from + block, s.length);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void pack_noncontiguous(const Layout& layout, std::size_t offset,
@@ -139,6 +192,37 @@ void unpack_noncontiguous(const Layout& layout, std::size_t offset,
   walk<false>(layout, offset,
               static_cast<std::byte*>(const_cast<void*>(source)), bytes);
 }
+
+namespace {
+
+// copy() when both sides have a map: out of line, so that the contiguous
+// cases above take no 16 KiB frame.
+[[gnu::noinline]] void copy_both_mapped(const Layout& from, std::size_t from_at,
+                                        const Layout& to, std::size_t to_at,
+                                        std::size_t bytes) noexcept {
+  if (from.map == to.map && from_at == to_at &&
+      from_at % from.map->packed == 0 && bytes >= from.map->packed) {
+    // The same map on both sides (a padded pair type sent and received as
+    // itself): whole elements go memory to memory, the rest below.
+    const TypeMap& map = *from.map;
+    const std::uint64_t first = from_at / map.packed;
+    const std::uint64_t elements = bytes / map.packed;
+    const auto skip = static_cast<std::int64_t>(first) * map.extent;
+    copy_elements(map, from.base + skip, to.base + skip, elements);
+    from_at += elements * map.packed;
+    to_at += elements * map.packed;
+    bytes -= elements * map.packed;
+  }
+  constexpr std::size_t kChunk = 16384;
+  alignas(16) std::byte bounce[kChunk];
+  for (std::size_t done = 0; done < bytes; done += kChunk) {
+    const std::size_t n = std::min(kChunk, bytes - done);
+    pack_noncontiguous(from, from_at + done, bounce, n);
+    unpack_noncontiguous(to, to_at + done, bounce, n);
+  }
+}
+
+}  // namespace
 
 void copy(const Layout& from, std::size_t from_at, const Layout& to,
           std::size_t to_at, std::size_t bytes) noexcept {
@@ -157,13 +241,7 @@ void copy(const Layout& from, std::size_t from_at, const Layout& to,
     pack_noncontiguous(from, from_at, to.base + to_at, bytes);
     return;
   }
-  constexpr std::size_t kChunk = 16384;
-  alignas(16) std::byte bounce[kChunk];
-  for (std::size_t done = 0; done < bytes; done += kChunk) {
-    const std::size_t n = std::min(kChunk, bytes - done);
-    pack_noncontiguous(from, from_at + done, bounce, n);
-    unpack_noncontiguous(to, to_at + done, bounce, n);
-  }
+  copy_both_mapped(from, from_at, to, to_at, bytes);
 }
 
 }  // namespace shmpi::datatype

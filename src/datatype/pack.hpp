@@ -75,7 +75,9 @@ inline void unpack(const Layout& layout, std::size_t offset, const void* source,
 // Copies packed bytes [from_at, from_at + bytes) of `from` to packed
 // positions [to_at, to_at + bytes) of `to` (the two must not overlap unless
 // they are the same contiguous bytes): straight when either side is
-// contiguous, else through a bounded stack buffer, never a full temporary.
+// contiguous, memory to memory for whole elements when both have the same
+// map at the same offset, else through a bounded stack buffer, never a full
+// temporary.
 void copy(const Layout& from, std::size_t from_at, const Layout& to,
           std::size_t to_at, std::size_t bytes) noexcept;
 

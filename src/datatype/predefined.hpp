@@ -74,6 +74,17 @@ struct BasicType {
   const char* name;  // "MPI_INT", as MPI_Type_get_name reports it
 };
 
+// A value-index pair whose C struct has padding (MPI_DOUBLE_INT,
+// MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT): MPI 4.0 §6.9.4 defines
+// it as the struct of its two fields, so its packed form (the data only,
+// `size` bytes) is not its memory layout (`extent` bytes). Data movement
+// treats it as a derived type with a TypeMap (type_map.hpp); reductions fold
+// it as its C struct (reduce_ops.hpp). Every other predefined type is
+// contiguous: packed form and memory agree.
+[[nodiscard]] constexpr bool padded(const BasicType& type) noexcept {
+  return static_cast<std::int64_t>(type.size) != type.extent;
+}
+
 // The entry for a predefined datatype handle value, or nullptr when the value
 // is not a predefined datatype (MPI_DATATYPE_NULL, a derived type's pointer).
 [[nodiscard]] const BasicType* find_predefined(

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 
+#include "base/assert.hpp"
 #include "datatype/detail/element_types.hpp"
 
 namespace shmpi::datatype {
@@ -71,6 +72,33 @@ void add_part(TypeDesc& into, const DescPtr& child, std::uint64_t copies) {
   }
 }
 
+// Appends `copies` copies of `child` segments to `into`, copy k at disp + k *
+// stride: a child that is one run repeats as one longer run when the copies
+// continue its pattern; otherwise copy by copy.
+void place_segments(std::vector<Segment>& into,
+                    const std::vector<Segment>& child, std::int64_t disp,
+                    std::uint64_t copies, std::int64_t stride) {
+  if (child.size() == 1) {
+    const Segment& s = child[0];
+    if (s.count == 1) {
+      append(into, Segment{disp + s.disp, stride, s.length, copies});
+      return;
+    }
+    if (copies == 1 ||
+        static_cast<std::int64_t>(s.count) * s.stride == stride) {
+      append(into,
+             Segment{disp + s.disp, s.stride, s.length, s.count * copies});
+      return;
+    }
+  }
+  for (std::uint64_t k = 0; k < copies; ++k) {
+    const std::int64_t at = disp + static_cast<std::int64_t>(k) * stride;
+    for (const Segment& s : child) {
+      append(into, Segment{at + s.disp, s.stride, s.length, s.count});
+    }
+  }
+}
+
 // Places `copies` copies of `child` into `into`, copy k at disp + k * stride:
 // bounds, sizes, element bookkeeping and segments (not parts).
 void place(TypeDesc& into, const TypeDesc& child, std::int64_t disp,
@@ -115,31 +143,50 @@ void place(TypeDesc& into, const TypeDesc& child, std::int64_t disp,
   into.basic_count += copies * child.basic_count;
   into.element_count += copies * child.element_count;
 
-  // Segments: a child that is one run repeats as one longer run when the
-  // copies continue its pattern; otherwise copy by copy.
-  if (child.segments.size() == 1) {
-    const Segment& s = child.segments[0];
-    if (s.count == 1) {
-      append(into.segments, Segment{disp + s.disp, stride, s.length, copies});
-      return;
-    }
-    if (copies == 1 ||
-        static_cast<std::int64_t>(s.count) * s.stride == stride) {
-      append(into.segments,
-             Segment{disp + s.disp, s.stride, s.length, s.count * copies});
-      return;
-    }
-  }
-  for (std::uint64_t k = 0; k < copies; ++k) {
-    const std::int64_t at = disp + static_cast<std::int64_t>(k) * stride;
-    for (const Segment& s : child.segments) {
-      append(into.segments, Segment{at + s.disp, s.stride, s.length, s.count});
-    }
+  place_segments(into.segments, child.segments, disp, copies, stride);
+  // The C-struct form of padded pairs, for reductions (finish() drops it
+  // unless the result is made of one padded pair type alone).
+  if (child.element != nullptr && padded(*child.element)) {
+    place_segments(into.reduction_segments, child.reduction_segments, disp,
+                   copies, stride);
+    into.reduction_packed += copies * child.reduction_packed;
   }
 }
 
-// Flattens a composed description into its TypeMap.
-DescPtr finish(TypeDesc&& desc) {
+// The TypeMap of `segments` (`packed` bytes an element) in `desc`, or
+// nullptr when they are contiguous at desc.true_lb.
+std::shared_ptr<const TypeMap> flatten(const TypeDesc& desc,
+                                       const std::vector<Segment>& segments,
+                                       std::uint64_t packed,
+                                       std::uint16_t pair_id) {
+  const std::int64_t extent = desc.extent();
+  const bool contiguous =
+      packed == 0 || (segments.size() == 1 && segments[0].count == 1 &&
+                      segments[0].disp == desc.true_lb &&
+                      static_cast<std::int64_t>(packed) == extent);
+  if (contiguous) {
+    return nullptr;
+  }
+  auto map = std::make_shared<TypeMap>();
+  map->packed = packed;
+  map->extent = extent;
+  map->pair_id = pair_id;
+  map->segments = segments;
+  std::uint64_t at = 0;
+  for (Segment& s : map->segments) {
+    s.disp -= desc.true_lb;
+    if (s.count == 1) {
+      s.stride = static_cast<std::int64_t>(s.length);
+    }
+    map->starts.push_back(at);
+    at += s.length * s.count;
+  }
+  return map;
+}
+
+// Flattens a composed description into its TypeMap (for a padded pair type:
+// with its handle value, TypeMap::pair_id).
+DescPtr finish(TypeDesc&& desc, std::uint16_t pair_id = 0) {
   if (desc.mixed) {
     desc.element = nullptr;
   }
@@ -147,27 +194,14 @@ DescPtr finish(TypeDesc&& desc) {
     desc.true_lb = desc.true_ub = desc.lb;
     desc.segments.clear();
   }
-  const std::int64_t extent = desc.extent();
-  const bool contiguous =
-      desc.packed == 0 ||
-      (desc.segments.size() == 1 && desc.segments[0].count == 1 &&
-       desc.segments[0].disp == desc.true_lb &&
-       static_cast<std::int64_t>(desc.packed) == extent);
-  if (!contiguous) {
-    auto map = std::make_shared<TypeMap>();
-    map->packed = desc.packed;
-    map->extent = extent;
-    map->segments = desc.segments;
-    std::uint64_t at = 0;
-    for (Segment& s : map->segments) {
-      s.disp -= desc.true_lb;
-      if (s.count == 1) {
-        s.stride = static_cast<std::int64_t>(s.length);
-      }
-      map->starts.push_back(at);
-      at += s.length * s.count;
-    }
-    desc.map = std::move(map);
+  desc.map = flatten(desc, desc.segments, desc.packed, pair_id);
+  if (desc.packed == 0 || desc.element == nullptr || !padded(*desc.element)) {
+    desc.reduction_segments.clear();
+    desc.reduction_packed = 0;
+    desc.reduction_map = nullptr;
+  } else {
+    desc.reduction_map =
+        flatten(desc, desc.reduction_segments, desc.reduction_packed, 0);
   }
   return std::make_shared<const TypeDesc>(std::move(desc));
 }
@@ -185,17 +219,36 @@ namespace {
 DescPtr describe_basic(const BasicType& type) {
   TypeDesc d;
   d.basic = &type;
-  // In packed form a predefined element takes its extent (pack.hpp).
-  d.segments.push_back(
-      Segment{0, type.extent, static_cast<std::uint64_t>(type.extent), 1});
-  d.packed = static_cast<std::uint64_t>(type.extent);
   d.size = type.size;
   d.basic_count = basic_elements_of(type);
-  d.ub = d.true_ub = type.extent;
+  d.ub = type.extent;
   d.element = &type;
   d.element_count = 1;
   d.alignment = type.alignment;
   d.bounded = true;
+  if (padded(type)) {
+    // MPI 4.0 §6.9.4 defines a pair type by the type map of the struct of
+    // its two fields, {(value, 0), (MPI_INT, offsetof(index))}, with the C
+    // struct's extent: its packed form is the two fields' bytes, as for a
+    // user struct of the same fields, and its true extent ends with the
+    // index. finish() gives it a TypeMap, since packed != extent.
+    const PairFields f = pair_fields(type);
+    append(d.segments, Segment{0, 0, f.value_end, 1});
+    append(d.segments, Segment{static_cast<std::int64_t>(f.index_begin), 0,
+                               f.index_end - f.index_begin, 1});
+    d.packed = type.size;
+    d.true_ub = static_cast<std::int64_t>(f.index_end);
+    // In reductions: the C struct, padding included (TypeDesc).
+    d.reduction_segments.push_back(
+        Segment{0, type.extent, static_cast<std::uint64_t>(type.extent), 1});
+    d.reduction_packed = static_cast<std::uint64_t>(type.extent);
+    return finish(std::move(d), type.id);
+  }
+  // Contiguous: packed form and memory agree.
+  d.segments.push_back(
+      Segment{0, type.extent, static_cast<std::uint64_t>(type.extent), 1});
+  d.packed = static_cast<std::uint64_t>(type.extent);
+  d.true_ub = type.extent;
   return std::make_shared<const TypeDesc>(std::move(d));
 }
 
@@ -212,6 +265,24 @@ const DescPtr& basic_desc(const BasicType& type) {
     return all;
   }();
   return table->at(type.id);
+}
+
+const TypeMap* padded_pair_map(std::uint16_t pair_id) noexcept {
+  const BasicType* type = find_predefined(pair_id);
+  if (type == nullptr || !padded(*type)) {
+    return nullptr;
+  }
+  return basic_desc(*type)->map.get();
+}
+
+std::uint64_t memory_span(const Layout& layout) noexcept {
+  if (layout.map == nullptr) {
+    return layout.bytes;
+  }
+  const TypeMap& map = *layout.map;
+  SHMPI_ASSERT(map.pair_id != 0, "memory_span: not a padded pair's layout");
+  const std::uint64_t elements = (layout.bytes + map.packed - 1) / map.packed;
+  return elements * static_cast<std::uint64_t>(map.extent);
 }
 
 DescPtr make_contiguous(std::uint64_t count, const DescPtr& old) {
@@ -362,14 +433,10 @@ std::int64_t count_basic_elements(const TypeDesc& type, std::uint64_t bytes) {
     // of its value and its index): a message with the value alone (a
     // prefix of the pair's signature), or MPI_Status_set_elements with an
     // odd count, ends after the value.
-    if (type.basic->cls == TypeClass::kPair) {
-      const PairFields f = pair_fields(*type.basic);
-      if (rest >= f.index_end) {
-        return count + 2;  // in the tail padding
-      }
-      if (rest >= f.value_end && rest <= f.index_begin) {
-        return count + 1;
-      }
+    // In packed form the index follows the value directly (describe_basic).
+    if (type.basic->cls == TypeClass::kPair &&
+        rest == pair_fields(*type.basic).value_end) {
+      return count + 1;
     }
     return -1;  // ends inside a basic element
   }

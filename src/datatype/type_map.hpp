@@ -40,7 +40,21 @@ struct TypeMap {
   std::vector<std::uint64_t> starts;  // packed offset of each segment
   std::uint64_t packed = 0;           // packed bytes per element (> 0)
   std::int64_t extent = 0;
+  // A padded pair type's map (predefined.hpp): its handle value, which
+  // names the same map in every process (padded_pair_map()); 0 for a
+  // derived type's.
+  std::uint16_t pair_id = 0;
 };
+
+// The TypeMap of the padded pair type with handle value `pair_id` (a
+// TypeMap::pair_id), or nullptr when it names none. Point to point sends it
+// across processes by this id, since the map's address differs in each.
+[[nodiscard]] const TypeMap* padded_pair_map(std::uint16_t pair_id) noexcept;
+
+// Bytes of memory that `layout`'s data spans from layout.base, trailing
+// padding of the last element included: layout.bytes when contiguous.
+// Contiguous layouts and padded pairs' (pair_id != 0) only.
+[[nodiscard]] std::uint64_t memory_span(const Layout& layout) noexcept;
 
 struct TypeDesc;
 using DescPtr = std::shared_ptr<const TypeDesc>;
@@ -72,6 +86,15 @@ struct TypeDesc {
   bool explicit_bounds = false;  // resized somewhere: struct does not pad
   bool bounded = false;          // lb/ub mean something (false: empty type map)
   std::shared_ptr<const TypeMap> map;  // nullptr: data contiguous at true_lb
+  // A type made of padded pairs alone (element padded, predefined.hpp): its
+  // form in reductions, each pair as its C struct, padding included, as the
+  // pair type itself is reduced (so that members passing the pair type and
+  // members passing a derived type of pairs agree). Segments, packed bytes
+  // per element, and the map (nullptr: contiguous at true_lb). Empty for
+  // every other type.
+  std::vector<Segment> reduction_segments;
+  std::uint64_t reduction_packed = 0;
+  std::shared_ptr<const TypeMap> reduction_map;
 
   std::int64_t extent() const { return ub - lb; }
 };
@@ -99,10 +122,11 @@ DescPtr make_subarray(std::span<const std::uint64_t> sizes,
                       std::span<const std::uint64_t> starts, bool order_c,
                       const DescPtr& old);
 
-// Where the two fields of a value-index pair lie in its packed form (the C
-// struct, padding included: pack.hpp): the value ends at `value_end`, the
-// index fills [index_begin, index_end), and index_end is the pair's true
-// extent. Any other predefined type is one field of `size` bytes.
+// Where the two fields of a value-index pair lie in memory (the C struct):
+// the value ends at `value_end`, the index fills [index_begin, index_end),
+// and index_end is the pair's true extent. In packed form the index follows
+// the value directly (value_end == index_begin but for the padded pairs,
+// predefined.hpp). Any other predefined type is one field of `size` bytes.
 struct PairFields {
   std::uint64_t value_end;
   std::uint64_t index_begin;

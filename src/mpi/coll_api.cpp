@@ -275,7 +275,8 @@ int check_reduction(Comm* c, const void* sendbuf, const void* recvbuf,
   if (int rc = check_count(c, count, fn); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_datatype(c, datatype, type, fn); rc != MPI_SUCCESS) {
+  if (int rc = check_reduction_datatype(c, datatype, type, fn);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (int rc = check_op(c, op, *type, oparg, fn); rc != MPI_SUCCESS) {
@@ -706,7 +707,10 @@ int allgather_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const datatype::BasicType* rtype = find_type(recv.type);
   const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
-  if (rtype == nullptr || stype == nullptr || recv.count < 0 ||
+  // Blocks are copied as bytes of memory: not for a padded pair type, whose
+  // packed form is not its memory.
+  if (rtype == nullptr || stype == nullptr || datatype::padded(*rtype) ||
+      datatype::padded(*stype) || recv.count < 0 ||
       (!in_place && sendcount < 0) ||
       (!in_place && sendcount > 0 && sendbuf == nullptr) ||
       (recv.count > 0 && recv.buffer == nullptr) ||
@@ -876,7 +880,10 @@ int alltoall_now(Comm* c, const void* sendbuf, MPI_Count sendcount,
   const datatype::BasicType* stype = in_place ? rtype : find_type(sendtype);
   const MPI_Count scount = in_place ? recvcount : sendcount;
   const void* sbuf = in_place ? recvbuf : sendbuf;
-  if (rtype == nullptr || stype == nullptr || scount < 0 || recvcount < 0 ||
+  // Blocks are copied as bytes of memory: not for a padded pair type, whose
+  // packed form is not its memory.
+  if (rtype == nullptr || stype == nullptr || datatype::padded(*rtype) ||
+      datatype::padded(*stype) || scount < 0 || recvcount < 0 ||
       (scount > 0 && sbuf == nullptr) ||
       (recvcount > 0 && recvbuf == nullptr) || recvbuf == MPI_IN_PLACE) {
     return MPI_SUCCESS;
@@ -1013,7 +1020,8 @@ int do_reduce_scatter(const void* sendbuf, void* recvbuf, CountArray recvcounts,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  if (int rc = check_datatype(c, datatype, &type, call.fn); rc != MPI_SUCCESS) {
+  if (int rc = check_reduction_datatype(c, datatype, &type, call.fn);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (int rc = check_op(c, op, type, &oparg, call.fn); rc != MPI_SUCCESS) {

@@ -163,8 +163,21 @@ int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
 }
 
 int detail::check_other_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
-                                 const char* function) noexcept {
+                                 const char* function,
+                                 bool reduction) noexcept {
   out->handle = type;
+  if (const datatype::BasicType* basic = find_type(type)) {
+    // A padded pair type: its data only, through the TypeMap of its
+    // predefined description (static, lives for the process).
+    const datatype::TypeDesc& desc = *datatype::basic_desc(*basic);
+    out->element = basic;
+    out->element_count = 1;
+    out->packed = desc.packed;
+    out->extent = desc.extent();
+    out->true_lb = desc.true_lb;
+    out->map = desc.map.get();
+    return MPI_SUCCESS;
+  }
   const Datatype* derived = find_derived(type);
   if (derived == nullptr) [[unlikely]] {
     if (type == MPI_DATATYPE_NULL) {
@@ -186,6 +199,11 @@ int detail::check_other_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
   out->extent = desc.extent();
   out->true_lb = desc.true_lb;
   out->map = desc.map.get();
+  if (reduction && desc.reduction_packed != 0) {
+    // Made of padded pairs: each as its C struct (check_reduction_datatype).
+    out->packed = desc.reduction_packed;
+    out->map = desc.reduction_map.get();
+  }
   return MPI_SUCCESS;
 }
 

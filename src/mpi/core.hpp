@@ -171,9 +171,17 @@ int check_type(Comm* comm, MPI_Datatype type, const datatype::BasicType** out,
                const char* function) noexcept;
 // A checked datatype argument: what protocols, collectives and reductions
 // need to know about a predefined or derived datatype. Data travels in its
-// packed form: `packed` bytes per element, a predefined element taking its
-// extent (the pair types' padding included) so that predefined types stay
-// contiguous on both sides.
+// packed form: `packed` bytes per element. A predefined type is contiguous
+// (no map), except for data movement the padded value-index pairs
+// (MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT):
+// MPI 4.0 §6.9.4 defines them as the struct of their two fields, so they
+// pack their data only (12 bytes for MPI_DOUBLE_INT, extent 16) through the
+// TypeMap of their predefined description, as a user struct datatype of the
+// same fields does. A reduction on the pair itself takes it as its C struct
+// instead (check_reduction_datatype): contiguous, `extent` bytes an element,
+// which the MINLOC/MAXLOC kernels fold in place, and so does a derived type
+// made of pairs alone (its reduction form, one C struct a pair). That form
+// never leaves shmpi: every member of a reduction uses it.
 struct TypeArg {
   MPI_Datatype handle = MPI_DATATYPE_NULL;
   // Reductions: the one predefined type every element is made of, and how
@@ -197,6 +205,16 @@ struct TypeArg {
 // null, invalid, or not committed handle).
 inline int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
                           const char* function) noexcept;
+// The same for the datatype of a reduction (MPI_Reduce, MPI_Allreduce,
+// MPI_Reduce_scatter(_block), MPI_Scan, MPI_Exscan, MPI_Reduce_local): a
+// padded pair type is taken as its C struct, contiguous, padding included,
+// so that reductions fold user buffers in place with the struct kernels,
+// and so is every pair of a derived type made of them (its reduction form,
+// datatype::TypeDesc::reduction_segments): members of one reduction may
+// pass the pair type and a derived type of the same signature, and their
+// data must agree.
+inline int check_reduction_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
+                                    const char* function) noexcept;
 // MPI_ERR_BUFFER for a null buffer with a non-zero count of a predefined
 // datatype, which points at no data. A derived datatype may hold absolute
 // addresses (MPI_Get_address) and take MPI_BOTTOM, which is NULL.
@@ -256,9 +274,12 @@ namespace detail {
                            const char* function) noexcept;
 [[gnu::cold]] int bad_tag(Comm* comm, int tag, bool receive,
                           const char* function) noexcept;
-// check_datatype() for anything but a predefined type.
+// check_datatype() for anything but a contiguous predefined type: derived
+// types, and the padded pairs' packed form (with their predefined TypeMap).
+// With `reduction`, a derived type of padded pairs takes its reduction form
+// (datatype::TypeDesc::reduction_segments: the pairs as C structs).
 int check_other_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
-                         const char* function) noexcept;
+                         const char* function, bool reduction = false) noexcept;
 }  // namespace detail
 
 inline int check_initialized(const char* function) noexcept {
@@ -297,19 +318,38 @@ inline int check_buffer(Comm* comm, const void* buffer, MPI_Count count,
   return MPI_SUCCESS;
 }
 
+namespace detail {
+// A predefined type as a contiguous TypeArg of `extent`-byte elements.
+inline void contiguous_basic(MPI_Datatype type,
+                             const datatype::BasicType* basic,
+                             TypeArg* out) noexcept {
+  out->handle = type;
+  out->element = basic;
+  out->element_count = 1;
+  out->packed = static_cast<std::size_t>(basic->extent);
+  out->extent = basic->extent;
+  out->true_lb = 0;
+  out->map = nullptr;
+}
+}  // namespace detail
+
 inline int check_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
                           const char* function) noexcept {
-  if (const datatype::BasicType* basic = find_type(type)) [[likely]] {
-    out->handle = type;
-    out->element = basic;
-    out->element_count = 1;
-    out->packed = static_cast<std::size_t>(basic->extent);
-    out->extent = basic->extent;
-    out->true_lb = 0;
-    out->map = nullptr;
+  const datatype::BasicType* basic = find_type(type);
+  if (basic != nullptr && !datatype::padded(*basic)) [[likely]] {
+    detail::contiguous_basic(type, basic, out);
     return MPI_SUCCESS;
   }
   return detail::check_other_datatype(comm, type, out, function);
+}
+
+inline int check_reduction_datatype(Comm* comm, MPI_Datatype type, TypeArg* out,
+                                    const char* function) noexcept {
+  if (const datatype::BasicType* basic = find_type(type)) [[likely]] {
+    detail::contiguous_basic(type, basic, out);
+    return MPI_SUCCESS;
+  }
+  return detail::check_other_datatype(comm, type, out, function, true);
 }
 
 inline int check_dest(Comm* comm, int rank, const char* function) noexcept {

@@ -218,7 +218,7 @@ int reduce_local(const void* inbuf, void* inoutbuf, MPI_Count count,
     return rc;
   }
   TypeArg type;
-  if (int rc = check_datatype(nullptr, datatype, &type, name);
+  if (int rc = check_reduction_datatype(nullptr, datatype, &type, name);
       rc != MPI_SUCCESS) {
     return rc;
   }

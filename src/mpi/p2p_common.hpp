@@ -60,7 +60,10 @@ namespace detail {
   }
   op->layout = arg.layout(buf, static_cast<std::size_t>(count));
   if (arg.map != nullptr) {
-    op->map_owner = find_derived(type)->desc->map;
+    // A padded pair type's map is predefined and lives for the process.
+    if (const Datatype* derived = find_derived(type)) {
+      op->map_owner = derived->desc->map;
+    }
   }
   return MPI_SUCCESS;
 }

@@ -492,8 +492,7 @@ void Engine::take_heap_offer(UnexpectedMessage& message) {
   {
     // TSan: the sender's buffer may have been ours before, or be ours next.
     const segment::SharedHeap::ForeignUse use(segment_.heap());
-    std::memcpy(message.data, segment_.at<std::byte>(s.source_heap_offset),
-                message.length);
+    datatype::pack(source_layout(s), 0, message.data, message.length);
   }
   message.drained = true;
   // Release: our reads of the sender's buffer happen before it reuses it

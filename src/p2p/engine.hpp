@@ -219,6 +219,9 @@ class Engine {
   void deliver_unexpected(UnexpectedMessage* message, Request& request);
   void begin_drain(Request& request, std::uint32_t sender,
                    std::uint32_t slot_index, std::uint64_t total_bytes);
+  // The sender's buffer of a heap offer, as the sender's layout: packed
+  // bytes, or a padded pair type's C structs (RendezvousSlot::source_pair).
+  datatype::Layout source_layout(const RendezvousSlot& s);
   // Copies what the slot holds now; completes the request when that is
   // all, else queues it for progress() (drain_requests()).
   void follow_drain(Request& request, std::uint32_t sender,
@@ -278,6 +281,10 @@ class Engine {
   void own_next_chunk(const Peer& peer, std::uint32_t taken,
                       std::uint64_t free_before, std::size_t bytes);
   bool try_push(Peer& peer, Request& request);
+  // Whether the receiver may copy `data` straight from our buffer (a heap
+  // offer): it is in the shared heap, and contiguous or a padded pair
+  // type's elements.
+  bool offers_heap(const datatype::Layout& data) const;
   bool start_rendezvous(Request& request);
   bool publish_chunks(Request& request, bool wake = true);
   bool advance_rendezvous_sends();

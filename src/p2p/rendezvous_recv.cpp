@@ -9,6 +9,7 @@
 
 #include "base/assert.hpp"
 #include "base/cache_line.hpp"
+#include "datatype/type_map.hpp"
 #include "p2p/detail/peer.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/rendezvous_slot.hpp"
@@ -23,12 +24,23 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
                          std::uint32_t slot_index, std::uint64_t total_bytes) {
   RendezvousSlot& s = slot(sender, slot_index);
   const std::uint64_t bytes = request.status.bytes;
-  if (s.source_heap_offset != kNoHeapOffset && bytes >= kSplitMin &&
-      request.layout.map == nullptr &&
-      segment_.in_heap(request.layout.base, bytes)) {
+  // The sender's form and ours agree: both contiguous, or both the same
+  // padded pair type (MPI_DOUBLE_INT sent and received as itself).
+  const bool same_form =
+      s.source_pair == 0
+          ? request.layout.map == nullptr
+          : request.layout.map == datatype::padded_pair_map(s.source_pair);
+  if (s.source_heap_offset != kNoHeapOffset && same_form &&
+      bytes >= kSplitMin &&
+      segment_.in_heap(request.layout.base,
+                       datatype::memory_span(request.layout))) {
     // Both buffers in the heap: the sender (blocked in its wait, usually)
-    // may copy the second half while we copy the first.
-    const std::uint64_t split = line_aligned_half(bytes);
+    // may copy the second half while we copy the first. A pair type's
+    // halves end at an element.
+    const std::uint64_t split = s.source_pair == 0
+                                    ? line_aligned_half(bytes)
+                                    : bytes / request.layout.map->packed / 2 *
+                                          request.layout.map->packed;
     s.destination_heap_offset = segment_.offset_of(request.layout.base);
     s.destination_bytes = bytes;
     s.split_at = split;
@@ -42,13 +54,23 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
       // TSan: the sender's buffer may have been ours before, or be ours
       // next (segment/shared_heap.hpp).
       const segment::SharedHeap::ForeignUse use(segment_.heap());
-      std::memcpy(request.layout.base, source, split);
+      if (s.source_pair == 0) {
+        std::memcpy(request.layout.base, source, split);
+      } else {
+        datatype::copy(source_layout(s), 0, request.layout, 0, split);
+      }
       std::uint64_t unclaimed = kNotDirect;
       // acq_rel: the sender's claim and ours exclude each other.
       whole = s.direct_from.compare_exchange_strong(unclaimed, kReceiverCopying,
                                                     std::memory_order_acq_rel);
       if (whole) {
-        std::memcpy(request.layout.base + split, source + split, bytes - split);
+        if (s.source_pair == 0) {
+          std::memcpy(request.layout.base + split, source + split,
+                      bytes - split);
+        } else {
+          datatype::copy(source_layout(s), split, request.layout, split,
+                         bytes - split);
+        }
       }
     }
     if (whole) {
@@ -69,9 +91,8 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
     s.matched.store(kMatched, std::memory_order_release);
     {
       const segment::SharedHeap::ForeignUse use(segment_.heap());  // TSan
-      datatype::unpack(request.layout, 0,
-                       segment_.at<std::byte>(s.source_heap_offset),
-                       request.status.bytes);
+      datatype::copy(source_layout(s), 0, request.layout, 0,
+                     request.status.bytes);
     }
     s.done.store(1, std::memory_order_release);
     segment::wake_if_sleeping(control(sender));
@@ -100,6 +121,12 @@ void Engine::begin_drain(Request& request, std::uint32_t sender,
     segment::wake_if_sleeping(control(sender));
   }
   follow_drain(request, sender, slot_index, total_bytes);
+}
+
+datatype::Layout Engine::source_layout(const RendezvousSlot& s) {
+  return datatype::Layout{segment_.at<std::byte>(s.source_heap_offset),
+                          s.total_bytes,
+                          datatype::padded_pair_map(s.source_pair)};
 }
 
 void Engine::follow_drain(Request& request, std::uint32_t sender,

@@ -10,9 +10,10 @@
 // chunk_ids[k % kChunkWindow], written before `published` moves past k.
 // The receiver raises `matched` when a receive takes the message, advances
 // `consumed` as it copies, and raises `done` once it has every byte (or has
-// copied straight out of the sender's shared-heap buffer). When both
-// buffers are in the heap and the message is large, the two sides split
-// the one copy (split_at): a large ping-pong has both cores copying, as
+// copied straight out of the sender's shared-heap buffer: contiguous, or a
+// padded pair type's elements, source_pair). When both buffers are in the
+// heap, contiguous, and the message is large, the two sides split the one
+// copy (split_at): a large ping-pong has both cores copying, as
 // the pipelined double copy through chunks had.
 //
 // Memory ordering: published (release, sender) pairs with the receiver's
@@ -58,6 +59,10 @@ struct RendezvousSlot {
       source_heap_offset;  // kNoHeapOffset unless the buffer is in the heap
   std::uint32_t generation;
   std::uint32_t chunk_bytes;
+  // With a source in the heap: 0 when it is the packed bytes themselves,
+  // else the padded pair type it holds, as C structs (TypeMap::pair_id):
+  // the receiver copies through that type's map.
+  std::uint16_t source_pair;
   // Publish line: written by the sender.
   alignas(kFalseSharingRange) std::atomic<std::uint64_t> published;
   // After kMatchedDirect: the number of chunks published before the sender

@@ -8,6 +8,7 @@
 #include "base/cache_line.hpp"
 #include "base/prefetch.hpp"
 #include "base/tsan.hpp"
+#include "datatype/type_map.hpp"
 #include "p2p/detail/peer.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/rendezvous_slot.hpp"
@@ -168,8 +169,7 @@ Engine::ChunkPush Engine::try_push_chunk(Peer& p, Request& request) {
       data.bytes > layout_.config.chunk_bytes) {
     return ChunkPush::kNotEligible;  // synchronous sends complete at the match
   }
-  if (data.map == nullptr && segment_.in_heap(data.base, data.bytes) &&
-      (!request.caller_waits || data.bytes >= kSplitMin)) {
+  if (offers_heap(data) && (!request.caller_waits || data.bytes >= kSplitMin)) {
     // A buffer in the shared heap is copied once, by the receiver, through
     // a rendezvous slot (the heap offer), and the send completes when that
     // copy is done. Unless the caller waits for it below kSplitMin: then
@@ -358,6 +358,14 @@ void Engine::send_sync_ack(std::uint32_t peer_slot, std::uint64_t cookie) {
   queue(p, *ack);
 }
 
+bool Engine::offers_heap(const datatype::Layout& data) const {
+  // A padded pair type's elements too (MPI_DOUBLE_INT, ...): the receiver
+  // finds their map by the type (RendezvousSlot::source_pair), so it still
+  // copies once, straight from our buffer, instead of through chunks.
+  return (data.map == nullptr || data.map->pair_id != 0) &&
+         segment_.in_heap(data.base, datatype::memory_span(data));
+}
+
 bool Engine::start_rendezvous(Request& request) {
   // Runs under the progress lock (when threads are in use).
   if (free_slots_.empty()) {
@@ -371,11 +379,11 @@ bool Engine::start_rendezvous(Request& request) {
   s.total_bytes = request.layout.bytes;
   s.generation = ++slot_generation_[request.slot_index];
   s.chunk_bytes = chunk_bytes;
-  s.source_heap_offset =
-      (request.layout.map == nullptr &&
-       segment_.in_heap(request.layout.base, request.layout.bytes))
-          ? segment_.offset_of(request.layout.base)
-          : kNoHeapOffset;
+  s.source_heap_offset = offers_heap(request.layout)
+                             ? segment_.offset_of(request.layout.base)
+                             : kNoHeapOffset;
+  s.source_pair =
+      request.layout.map == nullptr ? 0 : request.layout.map->pair_id;
   // Relaxed: all of these are published to the receiver by the ring's
   // release when the envelope is pushed.
   s.published.store(0, std::memory_order_relaxed);
@@ -414,9 +422,19 @@ bool Engine::publish_chunks(Request& request, bool wake) {
       // TSan: the receiver's buffer may have been ours before, or be ours
       // next (segment/shared_heap.hpp).
       const segment::SharedHeap::ForeignUse use(segment_.heap());
-      std::memcpy(
-          segment_.at<std::byte>(s.destination_heap_offset + s.split_at),
-          request.layout.base + s.split_at, s.destination_bytes - s.split_at);
+      if (request.layout.map == nullptr) {
+        std::memcpy(
+            segment_.at<std::byte>(s.destination_heap_offset + s.split_at),
+            request.layout.base + s.split_at, s.destination_bytes - s.split_at);
+      } else {
+        // A padded pair type on both sides (the receiver checked): the
+        // receive buffer has our map.
+        const datatype::Layout destination{
+            segment_.at<std::byte>(s.destination_heap_offset),
+            s.destination_bytes, request.layout.map};
+        datatype::copy(request.layout, s.split_at, destination, s.split_at,
+                       s.destination_bytes - s.split_at);
+      }
     }
     // Release: our copy is visible before the receiver completes.
     s.direct_from.store(0, std::memory_order_release);

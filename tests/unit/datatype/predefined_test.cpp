@@ -159,6 +159,23 @@ TEST(Predefined, PairTypesKeepTheirCStructPadding) {
   EXPECT_EQ(long_double_int->extent, 32);
 }
 
+// Exactly the four pairs whose C struct pads are padded(): their packed
+// form (the data) is not their memory form.
+TEST(Predefined, OnlyFourPairTypesArePadded) {
+  std::set<std::uint16_t> expected = {
+      static_cast<std::uint16_t>(value_of(MPI_DOUBLE_INT)),
+      static_cast<std::uint16_t>(value_of(MPI_LONG_INT)),
+      static_cast<std::uint16_t>(value_of(MPI_SHORT_INT)),
+      static_cast<std::uint16_t>(value_of(MPI_LONG_DOUBLE_INT))};
+  std::set<std::uint16_t> found;
+  for (const BasicType& type : predefined_types()) {
+    if (padded(type)) {
+      found.insert(type.id);
+    }
+  }
+  EXPECT_EQ(found, expected);
+}
+
 TEST(Predefined, AliasesFindTheirTarget) {
   EXPECT_EQ(find_predefined(value_of(MPI_LONG_LONG_INT)),
             find_predefined(value_of(MPI_LONG_LONG)));

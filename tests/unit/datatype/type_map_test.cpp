@@ -8,7 +8,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -328,9 +330,186 @@ TEST(TypeMap, EmptyTypes) {
 
 TEST(TypeMap, PairTypesCountTwoBasicElements) {
   const DescPtr d = make_contiguous(3, basic_desc(basic(MPI_DOUBLE_INT)));
-  EXPECT_EQ(d->packed, 48u);
+  EXPECT_EQ(d->packed, 36u);
   EXPECT_EQ(d->size, 36u);
-  EXPECT_EQ(count_basic_elements(*d, 48), 6);
+  EXPECT_EQ(count_basic_elements(*d, 36), 6);
+  EXPECT_EQ(count_basic_elements(*d, 20), 3);  // ends after a value
+  EXPECT_EQ(count_basic_elements(*d, 22), -1);
+  EXPECT_EQ(bytes_of_basic_elements(*d, 3), 20u);
+}
+
+// MPI 4.0 §6.9.4: a pair type is the struct {(value, 0), (int, offset)} with
+// the C struct's extent, so its packed form is the data only (no padding)
+// and its true extent ends with the index.
+TEST(TypeMap, PaddedPairTypesPackTheirDataOnly) {
+  struct Expect {
+    MPI_Datatype handle;
+    std::uint64_t packed;
+    std::int64_t true_extent;
+    std::int64_t extent;
+  };
+  for (const Expect& e :
+       {Expect{MPI_DOUBLE_INT, 12, 12, 16}, Expect{MPI_LONG_INT, 12, 12, 16},
+        Expect{MPI_SHORT_INT, 6, 8, 8}, Expect{MPI_LONG_DOUBLE_INT, 20, 20, 32},
+        Expect{MPI_FLOAT_INT, 8, 8, 8}, Expect{MPI_2INT, 8, 8, 8}}) {
+    const DescPtr d = basic_desc(basic(e.handle));
+    SCOPED_TRACE(d->basic->name);
+    EXPECT_EQ(d->packed, e.packed);
+    EXPECT_EQ(d->size, e.packed);
+    EXPECT_EQ(d->true_lb, 0);
+    EXPECT_EQ(d->true_ub - d->true_lb, e.true_extent);
+    EXPECT_EQ(d->extent(), e.extent);
+    EXPECT_EQ(d->map == nullptr,
+              e.packed == static_cast<std::uint64_t>(e.extent));
+    EXPECT_EQ(padded(*d->basic),
+              e.packed != static_cast<std::uint64_t>(e.extent));
+  }
+  // Packing two MPI_SHORT_INT elements: value, index, value, index.
+  struct ShortInt {
+    short value;
+    int index;
+  };
+  const ShortInt in[2] = {{1, 2}, {3, 4}};
+  const DescPtr d = basic_desc(basic(MPI_SHORT_INT));
+  std::array<std::byte, 12> packed{};
+  pack(layout_of(*d, in, 2), 0, packed.data(), packed.size());
+  short s = 0;
+  int i = 0;
+  std::memcpy(&s, packed.data() + 6, sizeof s);
+  std::memcpy(&i, packed.data() + 8, sizeof i);
+  EXPECT_EQ(s, 3);
+  EXPECT_EQ(i, 4);
+  ShortInt out[2] = {};
+  unpack(layout_of(*d, out, 2), 0, packed.data(), packed.size());
+  EXPECT_EQ(out[0].value, 1);
+  EXPECT_EQ(out[0].index, 2);
+  EXPECT_EQ(out[1].value, 3);
+  EXPECT_EQ(out[1].index, 4);
+}
+
+// A padded pair's map names its type (TypeMap::pair_id), by which another
+// process finds the same map; derived types' maps name none.
+TEST(TypeMap, PaddedPairMapsCarryTheirType) {
+  for (MPI_Datatype handle :
+       {MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT}) {
+    const BasicType& type = basic(handle);
+    const DescPtr d = basic_desc(type);
+    ASSERT_NE(d->map, nullptr) << type.name;
+    EXPECT_EQ(d->map->pair_id, type.id);
+    EXPECT_EQ(padded_pair_map(type.id), d->map.get());
+    const Layout three = layout_of(*d, nullptr, 3);
+    EXPECT_EQ(memory_span(three), 3 * static_cast<std::uint64_t>(type.extent));
+  }
+  EXPECT_EQ(padded_pair_map(basic(MPI_2INT).id), nullptr);
+  EXPECT_EQ(padded_pair_map(basic(MPI_INT).id), nullptr);
+  EXPECT_EQ(padded_pair_map(0), nullptr);
+  const DescPtr v = make_hvector(2, 1, 16, basic_desc(basic(MPI_INT)));
+  ASSERT_NE(v->map, nullptr);
+  EXPECT_EQ(v->map->pair_id, 0);
+}
+
+// copy() between two layouts of the same map: whole elements memory to
+// memory. A padded pair's C structs go whole (their padding is
+// unspecified in C) but never past the last index; another map's gaps are
+// left alone; a window that starts mid-element still gives the bytes.
+TEST(TypeMap, CopyBetweenTheSameMap) {
+  struct DoubleInt {
+    double value;
+    int index;
+  };
+  const DescPtr pair = basic_desc(basic(MPI_DOUBLE_INT));
+  constexpr std::size_t kCount = 5;
+  std::array<DoubleInt, kCount + 1> from{};
+  std::array<DoubleInt, kCount + 1> to{};
+  std::memset(to.data(), 0xee, sizeof to);
+  for (std::size_t i = 0; i < kCount; ++i) {
+    from[i] = DoubleInt{static_cast<double>(i) + 0.5, static_cast<int>(i)};
+  }
+  copy(layout_of(*pair, from.data(), kCount), 0,
+       layout_of(*pair, to.data(), kCount), 0, kCount * 12);
+  for (std::size_t i = 0; i < kCount; ++i) {
+    EXPECT_EQ(to[i].value, from[i].value) << i;
+    EXPECT_EQ(to[i].index, from[i].index) << i;
+  }
+  // Nothing from the last element's tail padding on.
+  const auto* after = reinterpret_cast<const unsigned char*>(to.data()) +
+                      (kCount - 1) * sizeof(DoubleInt) + 12;
+  for (std::size_t b = 0; b < sizeof(DoubleInt) + 4; ++b) {
+    EXPECT_EQ(after[b], 0xee) << b;
+  }
+  // A window from the middle of element 1 to the middle of element 3.
+  std::memset(to.data(), 0, sizeof to);
+  copy(layout_of(*pair, from.data(), kCount), 18,
+       layout_of(*pair, to.data(), kCount), 18, 20);
+  EXPECT_EQ(to[0].index, 0);
+  EXPECT_EQ(to[1].index, from[1].index);
+  EXPECT_EQ(to[2].value, from[2].value);
+  EXPECT_EQ(to[2].index, from[2].index);
+  EXPECT_EQ(to[3].index, 0);
+  EXPECT_EQ(to[4].value, 0.0);
+
+  // Every other int of 8: the gaps keep their bytes.
+  const DescPtr v = make_hvector(4, 1, 8, basic_desc(basic(MPI_INT)));
+  std::array<int, 8> ints{1, 2, 3, 4, 5, 6, 7, 8};
+  std::array<int, 8> out{};
+  out.fill(-1);
+  copy(layout_of(*v, ints.data(), 1), 0, layout_of(*v, out.data(), 1), 0, 16);
+  EXPECT_EQ(out, (std::array<int, 8>{1, -1, 3, -1, 5, -1, 7, -1}));
+}
+
+// A struct of the pair's fields with its extent has the pair's type map:
+// same packed bytes, same map.
+// Reductions take every padded pair as its C struct, in the pair type and in
+// a derived type made of pairs alone; other types have no reduction form.
+TEST(TypeMap, PaddedPairsReduceAsStructs) {
+  const DescPtr pair = basic_desc(basic(MPI_DOUBLE_INT));
+  EXPECT_EQ(pair->reduction_packed, 16u);
+  EXPECT_EQ(pair->reduction_map, nullptr);
+  const DescPtr three = make_contiguous(3, pair);
+  EXPECT_EQ(three->packed, 36u);
+  EXPECT_EQ(three->reduction_packed, 48u);
+  EXPECT_EQ(three->reduction_map, nullptr);  // the C array itself
+  const DescPtr spaced = make_hvector(2, 1, 40, pair);
+  EXPECT_EQ(spaced->reduction_packed, 32u);
+  ASSERT_NE(spaced->reduction_map, nullptr);
+  std::vector<std::byte> memory(56);
+  for (std::size_t i = 0; i < memory.size(); ++i) {
+    memory[i] = static_cast<std::byte>(i);
+  }
+  std::vector<std::byte> stream(32);
+  pack(Layout{memory.data(), 32, spaced->reduction_map.get()}, 0, stream.data(),
+       32);
+  EXPECT_EQ(std::memcmp(stream.data(), memory.data(), 16), 0);
+  EXPECT_EQ(std::memcmp(stream.data() + 16, memory.data() + 40, 16), 0);
+  const DescPtr short_pairs =
+      make_contiguous(2, basic_desc(basic(MPI_SHORT_INT)));
+  EXPECT_EQ(short_pairs->packed, 12u);
+  EXPECT_EQ(short_pairs->reduction_packed, 16u);
+  EXPECT_EQ(make_resized(three, 0, 64)->reduction_packed, 48u);
+  EXPECT_EQ(make_contiguous(3, basic_desc(kInt))->reduction_packed, 0u);
+  const std::vector<std::uint64_t> lengths = {1, 1};
+  const std::vector<std::int64_t> disps = {0, 16};
+  const std::vector<DescPtr> types = {pair, basic_desc(kInt)};
+  EXPECT_EQ(make_struct(lengths, disps, types)->reduction_packed, 0u);
+}
+
+TEST(TypeMap, PaddedPairMatchesTheStructOfItsFields) {
+  const DescPtr pair = basic_desc(basic(MPI_DOUBLE_INT));
+  const std::uint64_t lengths[2] = {1, 1};
+  const std::int64_t disps[2] = {0, 8};
+  const DescPtr types[2] = {basic_desc(basic(MPI_DOUBLE)),
+                            basic_desc(basic(MPI_INT))};
+  const DescPtr user = make_struct(lengths, disps, types);
+  EXPECT_EQ(user->packed, pair->packed);
+  EXPECT_EQ(user->extent(), pair->extent());
+  EXPECT_EQ(user->true_ub, pair->true_ub);
+  ASSERT_NE(user->map, nullptr);
+  ASSERT_NE(pair->map, nullptr);
+  ASSERT_EQ(user->map->segments.size(), pair->map->segments.size());
+  for (std::size_t k = 0; k < user->map->segments.size(); ++k) {
+    EXPECT_EQ(user->map->segments[k].disp, pair->map->segments[k].disp);
+    EXPECT_EQ(user->map->segments[k].length, pair->map->segments[k].length);
+  }
 }
 
 // A type with one block per element (a resized contiguous type, a struct
