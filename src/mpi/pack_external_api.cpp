@@ -118,84 +118,36 @@ int check_common(const char* datarep, C count, MPI_Datatype type, TypeArg* arg,
   return MPI_SUCCESS;
 }
 
-template <typename C, typename A>
-int pack_external_impl(const char* datarep, const void* inbuf, C incount,
-                       MPI_Datatype type, void* outbuf, A outsize, A* position,
-                       const char* function) {
+// MPI_Pack_external (kPack) and MPI_Unpack_external: `user` is the
+// program's typed buffer of `user_count` elements, `external` the
+// external32 buffer of `capacity` bytes, *position the offset in it.
+template <bool kPack, typename C, typename A>
+int external_impl(const char* datarep, const void* user, C user_count,
+                  MPI_Datatype type, const void* external, A capacity,
+                  A* position, const char* function) {
   TypeArg arg;
   datatype::DescPtr desc;
-  if (int rc =
-          check_common(datarep, incount, type, &arg, &desc, position, function);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  const auto count = static_cast<std::uint64_t>(incount);
-  const std::uint64_t bytes = count * external_size(*desc);
-  if (*position < 0 || outsize < 0 ||
-      static_cast<std::uint64_t>(*position) + bytes >
-          static_cast<std::uint64_t>(outsize)) {
-    return fail(nullptr, MPI_ERR_TRUNCATE, function,
-                "%llu bytes at position %lld do not fit in %lld bytes",
-                static_cast<unsigned long long>(bytes),
-                static_cast<long long>(*position),
-                static_cast<long long>(outsize));
-  }
-  if (bytes != 0 && outbuf == nullptr) {
-    return fail(nullptr, MPI_ERR_BUFFER, function, "NULL buffer");
-  }
-  if (int rc = check_buffer(nullptr, inbuf, incount, arg, function);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (bytes != 0) {
-    const std::size_t per_batch = std::max<std::size_t>(
-        1, kBatchBytes / std::max<std::size_t>(1, arg.packed));
-    std::vector<std::byte> native(
-        arg.bytes(std::min<std::uint64_t>(per_batch, count)));
-    const datatype::Layout layout =
-        arg.layout(inbuf, static_cast<std::size_t>(count));
-    Cursor at{nullptr, static_cast<std::byte*>(outbuf) + *position};
-    for (std::uint64_t done = 0; done < count;) {
-      const std::uint64_t n = std::min<std::uint64_t>(per_batch, count - done);
-      datatype::pack(layout, arg.bytes(done), native.data(), arg.bytes(n));
-      at.native = native.data();
-      for (std::uint64_t i = 0; i < n; ++i) {
-        convert_element<true>(*desc, at);
-      }
-      done += n;
-    }
-  }
-  *position += static_cast<A>(bytes);
-  return MPI_SUCCESS;
-}
-
-template <typename C, typename A>
-int unpack_external_impl(const char* datarep, const void* inbuf, A insize,
-                         A* position, void* outbuf, C outcount,
-                         MPI_Datatype type, const char* function) {
-  TypeArg arg;
-  datatype::DescPtr desc;
-  if (int rc = check_common(datarep, outcount, type, &arg, &desc, position,
+  if (int rc = check_common(datarep, user_count, type, &arg, &desc, position,
                             function);
       rc != MPI_SUCCESS) {
     return rc;
   }
-  const auto count = static_cast<std::uint64_t>(outcount);
+  const auto count = static_cast<std::uint64_t>(user_count);
   const std::uint64_t bytes = count * external_size(*desc);
-  if (*position < 0 || insize < 0 ||
+  if (*position < 0 || capacity < 0 ||
       static_cast<std::uint64_t>(*position) + bytes >
-          static_cast<std::uint64_t>(insize)) {
+          static_cast<std::uint64_t>(capacity)) {
     return fail(nullptr, MPI_ERR_TRUNCATE, function,
-                "%llu bytes at position %lld are more than the %lld of the "
-                "input",
+                "%llu bytes at position %lld do not fit in the %lld of the "
+                "%s buffer",
                 static_cast<unsigned long long>(bytes),
                 static_cast<long long>(*position),
-                static_cast<long long>(insize));
+                static_cast<long long>(capacity), kPack ? "output" : "input");
   }
-  if (bytes != 0 && inbuf == nullptr) {
+  if (bytes != 0 && external == nullptr) {
     return fail(nullptr, MPI_ERR_BUFFER, function, "NULL buffer");
   }
-  if (int rc = check_buffer(nullptr, outbuf, outcount, arg, function);
+  if (int rc = check_buffer(nullptr, user, user_count, arg, function);
       rc != MPI_SUCCESS) {
     return rc;
   }
@@ -205,18 +157,24 @@ int unpack_external_impl(const char* datarep, const void* inbuf, A insize,
     std::vector<std::byte> native(
         arg.bytes(std::min<std::uint64_t>(per_batch, count)));
     const datatype::Layout layout =
-        arg.layout(outbuf, static_cast<std::size_t>(count));
-    // The external stream is only read; Cursor holds it mutable for both
-    // directions.
-    Cursor at{nullptr, const_cast<std::byte*>(
-                           static_cast<const std::byte*>(inbuf) + *position)};
+        arg.layout(user, static_cast<std::size_t>(count));
+    // Unpacking only reads the external stream; Cursor holds it mutable
+    // for both directions.
+    Cursor at{nullptr,
+              const_cast<std::byte*>(static_cast<const std::byte*>(external) +
+                                     *position)};
     for (std::uint64_t done = 0; done < count;) {
       const std::uint64_t n = std::min<std::uint64_t>(per_batch, count - done);
+      if constexpr (kPack) {
+        datatype::pack(layout, arg.bytes(done), native.data(), arg.bytes(n));
+      }
       at.native = native.data();
       for (std::uint64_t i = 0; i < n; ++i) {
-        convert_element<false>(*desc, at);
+        convert_element<kPack>(*desc, at);
       }
-      datatype::unpack(layout, arg.bytes(done), native.data(), arg.bytes(n));
+      if constexpr (!kPack) {
+        datatype::unpack(layout, arg.bytes(done), native.data(), arg.bytes(n));
+      }
       done += n;
     }
   }
@@ -254,8 +212,8 @@ extern "C" int PMPI_Pack_external(const char* datarep, const void* inbuf,
                                   int incount, MPI_Datatype datatype,
                                   void* outbuf, MPI_Aint outsize,
                                   MPI_Aint* position) noexcept {
-  return pack_external_impl(datarep, inbuf, incount, datatype, outbuf, outsize,
-                            position, "MPI_Pack_external");
+  return external_impl<true>(datarep, inbuf, incount, datatype, outbuf, outsize,
+                             position, "MPI_Pack_external");
 }
 SHMPI_PMPI_ALIAS(MPI_Pack_external);
 
@@ -263,8 +221,8 @@ extern "C" int PMPI_Pack_external_c(const char* datarep, const void* inbuf,
                                     MPI_Count incount, MPI_Datatype datatype,
                                     void* outbuf, MPI_Count outsize,
                                     MPI_Count* position) noexcept {
-  return pack_external_impl(datarep, inbuf, incount, datatype, outbuf, outsize,
-                            position, "MPI_Pack_external_c");
+  return external_impl<true>(datarep, inbuf, incount, datatype, outbuf, outsize,
+                             position, "MPI_Pack_external_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Pack_external_c);
 
@@ -272,8 +230,8 @@ extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf,
                                     MPI_Aint insize, MPI_Aint* position,
                                     void* outbuf, int outcount,
                                     MPI_Datatype datatype) noexcept {
-  return unpack_external_impl(datarep, inbuf, insize, position, outbuf,
-                              outcount, datatype, "MPI_Unpack_external");
+  return external_impl<false>(datarep, outbuf, outcount, datatype, inbuf,
+                              insize, position, "MPI_Unpack_external");
 }
 SHMPI_PMPI_ALIAS(MPI_Unpack_external);
 
@@ -281,8 +239,8 @@ extern "C" int PMPI_Unpack_external_c(const char datarep[], const void* inbuf,
                                       MPI_Count insize, MPI_Count* position,
                                       void* outbuf, MPI_Count outcount,
                                       MPI_Datatype datatype) noexcept {
-  return unpack_external_impl(datarep, inbuf, insize, position, outbuf,
-                              outcount, datatype, "MPI_Unpack_external_c");
+  return external_impl<false>(datarep, outbuf, outcount, datatype, inbuf,
+                              insize, position, "MPI_Unpack_external_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Unpack_external_c);
 
