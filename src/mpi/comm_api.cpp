@@ -63,6 +63,7 @@ int finish_dup(Comm& parent, Comm* fresh, const Hints* hints,
                MPI_Comm* newcomm) {
   fresh->errhandler = parent.errhandler;
   fresh->hints = hints != nullptr ? *hints : parent.hints;
+  fresh->topology = parent.topology;  // a dup keeps the topology (7.4.2)
   if (int copied = copy_comm_attributes(parent, *fresh);
       copied != MPI_SUCCESS) {
     destroy_comm(fresh);
@@ -76,6 +77,7 @@ void finish_staged_dup(Comm& parent, Comm* fresh, const Hints* hints,
                        std::vector<Attribute>& staged, MPI_Comm* newcomm) {
   fresh->errhandler = parent.errhandler;
   fresh->hints = hints != nullptr ? *hints : parent.hints;
+  fresh->topology = parent.topology;
   // The references the copies hold on their keyvals move with them.
   fresh->attributes = std::move(staged);
   staged.clear();

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "datatype/reduce_ops.hpp"
 #include "mpi/attribute.hpp"
 #include "mpi/handle_arena.hpp"
+#include "mpi/topology.hpp"
 #include "p2p/request.hpp"
 #include "runtime/runtime.hpp"
 
@@ -80,6 +82,8 @@ struct Comm {
   MPI_Comm handle = MPI_COMM_NULL;    // the handle the user sees
   std::vector<Attribute> attributes;  // cached attributes, in set order
   std::vector<std::pair<std::string, std::string>> hints;  // Comm_set_info
+  // The virtual topology (mpi/topology.hpp), shared with dups; null: none.
+  std::shared_ptr<const Topology> topology;
 
   // Number of ranks a point-to-point call may name.
   int peer_count() const { return is_inter ? remote_size : size; }

@@ -78,31 +78,6 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm /*comm_old*/, int /*n*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Dist_graph_create);
 
-extern "C" int PMPI_Dist_graph_create_adjacent(
-    MPI_Comm /*comm_old*/, int /*indegree*/, const int /*sources*/[],
-    const int /*sourceweights*/[], int /*outdegree*/,
-    const int /*destinations*/[], const int /*destweights*/[],
-    MPI_Info /*info*/, int /*reorder*/,
-    MPI_Comm* /*comm_dist_graph*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Dist_graph_create_adjacent");
-}
-SHMPI_PMPI_ALIAS(MPI_Dist_graph_create_adjacent);
-
-extern "C" int PMPI_Dist_graph_neighbors(
-    MPI_Comm /*comm*/, int /*maxindegree*/, int /*sources*/[],
-    int /*sourceweights*/[], int /*maxoutdegree*/, int /*destinations*/[],
-    int /*destweights*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_Dist_graph_neighbors");
-}
-SHMPI_PMPI_ALIAS(MPI_Dist_graph_neighbors);
-
-extern "C" int PMPI_Dist_graph_neighbors_count(
-    MPI_Comm /*comm*/, int* /*indegree*/, int* /*outdegree*/,
-    int* /*weighted*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Dist_graph_neighbors_count");
-}
-SHMPI_PMPI_ALIAS(MPI_Dist_graph_neighbors_count);
-
 extern "C" int PMPI_Graph_create(MPI_Comm /*comm_old*/, int /*nnodes*/,
                                  const int /*indx*/[], const int /*edges*/[],
                                  int /*reorder*/,
@@ -442,8 +417,3 @@ extern "C" int PMPI_Neighbor_alltoallw_init_c(
   return shmpi_mpi_unsupported("MPI_Neighbor_alltoallw_init_c");
 }
 SHMPI_PMPI_ALIAS(MPI_Neighbor_alltoallw_init_c);
-
-extern "C" int PMPI_Topo_test(MPI_Comm /*comm*/, int* /*status*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Topo_test");
-}
-SHMPI_PMPI_ALIAS(MPI_Topo_test);
