@@ -25,7 +25,8 @@ usage: bench/compare.sh [options]
   --coll-np LIST   rank counts of the collective runs (default 2,4,8; "none"
                    skips them): barrier, bcast, allreduce, alltoall
   --coll-ops LIST  the collectives of those runs (default the four above; also
-                   gather, scatter, allgather, reduce_scatter_block, scan)
+                   gather, scatter, allgather, reduce_scatter_block, scan,
+                   neighbor_alltoall)
   --coll-sizes LIST
                    the sizes of those runs in bytes (default 8,1024,65536,
                    1048576), e.g. 8,64,512,4096 to look between them
@@ -617,7 +618,8 @@ render() {
       if [[ -n $coll_ops ]]; then
         echo "gather and scatter: root 0, MPI_BYTE, the size being each rank's block, each"
         echo "call timed alone as bcast; allgather (MPI_BYTE) and reduce_scatter_block"
-        echo "(MPI_DOUBLE, MPI_SUM): each rank's block; scan: MPI_DOUBLE with MPI_SUM."
+        echo "(MPI_DOUBLE, MPI_SUM): each rank's block; scan: MPI_DOUBLE with MPI_SUM;"
+        echo "neighbor_alltoall: MPI_BYTE on a ring (dist graph), the block sent to each neighbour."
       fi
       coll_shown=1
     fi

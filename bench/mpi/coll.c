@@ -9,8 +9,11 @@
  * MPI_BYTE, the size being each rank's block; timed alone as bcast),
  * MPI_Allgather (MPI_BYTE, each rank's block), MPI_Reduce_scatter_block
  * (MPI_DOUBLE, MPI_SUM, each rank's block) and MPI_Scan (MPI_DOUBLE,
- * MPI_SUM), the last three back to back. The time of a call is the slowest
- * rank's. Prints, e.g.:
+ * MPI_SUM), the last three back to back, and MPI_Neighbor_alltoall
+ * (MPI_BYTE, back to back) on a ring made with MPI_Dist_graph_create_adjacent
+ * (each rank's sources and destinations: its left then its right
+ * neighbour; the size is the block sent to each). The time of a call is the
+ * slowest rank's. Prints, e.g.:
  *   barrier np=8 usec=13.5 mean=... min=... max=... iters=... batches=...
  *   allreduce bytes=8 np=2 usec=0.61 ...
  *   alltoall bytes=1024 np=4 usec=n/a     (the implementation lacks it)
@@ -21,7 +24,8 @@
  * share (what is left divided by the operations left) is used up, so a slow
  * implementation still reaches every operation.
  * Options: --ops barrier,bcast,allreduce,alltoall,gather,scatter,allgather,
- * reduce_scatter_block,scan (default the first four), --sizes a,b,... */
+ * reduce_scatter_block,scan,neighbor_alltoall (default the first four),
+ * --sizes a,b,... */
 #include "bench_common.h"
 
 enum {
@@ -34,6 +38,7 @@ enum {
   OP_ALLGATHER,
   OP_REDUCE_SCATTER_BLOCK,
   OP_SCAN,
+  OP_NEIGHBOR_ALLTOALL,
   OP_COUNT
 };
 
@@ -46,6 +51,7 @@ typedef struct {
   char* a2a_rbuf;
   int bytes;
   int op;
+  MPI_Comm ring; /* neighbor_alltoall's (MPI_COMM_NULL if not made) */
 } coll_ctx;
 
 /* One call of the operation; returns its MPI error code. */
@@ -74,6 +80,12 @@ static int coll_call(const coll_ctx* c) {
       return MPI_Reduce_scatter_block(c->a2a_sbuf, c->a2a_rbuf,
                                       c->bytes / (int)sizeof(double),
                                       MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    case OP_NEIGHBOR_ALLTOALL:
+      if (c->ring == MPI_COMM_NULL) {
+        return MPI_ERR_TOPOLOGY;
+      }
+      return MPI_Neighbor_alltoall(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf,
+                                   c->bytes, MPI_BYTE, c->ring);
     default:
       return MPI_Scan(c->sbuf, c->rbuf, c->bytes / (int)sizeof(double),
                       MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -162,9 +174,11 @@ static int coll_op_out_of_time(const char* name, double op_start,
 
 int main(int argc, char** argv) {
   static const char* const kNames[OP_COUNT] = {
-      "barrier", "bcast",   "allreduce", "alltoall",
-      "gather",  "scatter", "allgather", "reduce_scatter_block",
-      "scan"};
+      "barrier",   "bcast",
+      "allreduce", "alltoall",
+      "gather",    "scatter",
+      "allgather", "reduce_scatter_block",
+      "scan",      "neighbor_alltoall"};
   bench_opts o;
   coll_ctx c;
   int np = 0;
@@ -181,7 +195,8 @@ int main(int argc, char** argv) {
   rank = bench_rank();
   if (bench_parse(&o, argc, argv, "barrier,bcast,allreduce,alltoall",
                   " [--ops barrier,bcast,allreduce,alltoall,gather,scatter,"
-                  "allgather,reduce_scatter_block,scan]") != 0) {
+                  "allgather,reduce_scatter_block,scan,neighbor_alltoall]") !=
+      0) {
     MPI_Finalize();
     return 2;
   }
@@ -206,9 +221,24 @@ int main(int argc, char** argv) {
   }
   if (bench_has_op(&o, "alltoall") || bench_has_op(&o, "gather") ||
       bench_has_op(&o, "scatter") || bench_has_op(&o, "allgather") ||
-      bench_has_op(&o, "reduce_scatter_block")) {
-    c.a2a_sbuf = (char*)bench_alloc((size_t)largest * (size_t)np);
-    c.a2a_rbuf = (char*)bench_alloc((size_t)largest * (size_t)np);
+      bench_has_op(&o, "reduce_scatter_block") ||
+      bench_has_op(&o, "neighbor_alltoall")) {
+    /* np blocks, and at least the ring's two */
+    const size_t blocks = np < 2 ? 2 : (size_t)np;
+    c.a2a_sbuf = (char*)bench_alloc((size_t)largest * blocks);
+    c.a2a_rbuf = (char*)bench_alloc((size_t)largest * blocks);
+  }
+  c.ring = MPI_COMM_NULL;
+  if (bench_has_op(&o, "neighbor_alltoall")) {
+    /* Weights of 1 rather than MPI_UNWEIGHTED, a sentinel pointer that GCC
+     * warns about as an array of size 0 with some mpi.h. */
+    const int ring[2] = {(rank + np - 1) % np, (rank + 1) % np};
+    const int weights[2] = {1, 1};
+    if (MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, ring, weights, 2,
+                                       ring, weights, MPI_INFO_NULL, 0,
+                                       &c.ring) != MPI_SUCCESS) {
+      c.ring = MPI_COMM_NULL;
+    }
   }
   if (rank == 0) {
     printf(
@@ -252,6 +282,9 @@ int main(int argc, char** argv) {
         coll_print(kNames[op], &c, np, &st);
       }
     }
+  }
+  if (c.ring != MPI_COMM_NULL) {
+    MPI_Comm_free(&c.ring);
   }
   free(c.a2a_rbuf);
   free(c.a2a_sbuf);
