@@ -4,6 +4,7 @@
 
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/grequest.hpp"
 #include "mpi/p2p_common.hpp"
 #include "partitioned/partitioned.hpp"
 
@@ -58,6 +59,9 @@ int check_requests(int count, MPI_Request handles[], const char* function) {
 // Consumes a completed request: status out (not its MPI_ERROR), handle
 // freed or made inactive. Returns the operation's error class.
 int retire(MPI_Request* handle, p2p::Request* request, MPI_Status* status) {
+  if (request->kind == p2p::RequestKind::kGeneralized) [[unlikely]] {
+    return grequest::retire(handle, request, status);
+  }
   fill_status(status, request->status);
   const int error = request->status.error;
   if (request->persistent) {
@@ -79,8 +83,12 @@ int raise_in_status(Comm* failed, const char* function) {
               "an operation failed; see the statuses' MPI_ERROR");
 }
 
-// Whether a completed request's operation failed.
-bool has_failed(const p2p::Request& request) {
+// Whether a completed request's operation failed (for a generalized
+// request, what its query callback says).
+bool has_failed(p2p::Request& request) {
+  if (request.kind == p2p::RequestKind::kGeneralized) [[unlikely]] {
+    grequest::settle(request);
+  }
   return request.status.error != MPI_SUCCESS;
 }
 
@@ -429,6 +437,13 @@ extern "C" int PMPI_Request_free(MPI_Request* request) noexcept {
                 "the collective operation has not completed");
   }
   *request = MPI_REQUEST_NULL;
+  if (r->kind == p2p::RequestKind::kGeneralized) {
+    // Freed now if MPI_Grequest_complete was called, else by it.
+    if (int rc = grequest::release(r); rc != MPI_SUCCESS) {
+      return raise_code(nullptr, rc, "MPI_Request_free");
+    }
+    return MPI_SUCCESS;
+  }
   if (!r->active || is_complete(*r)) {
     partitioned::release(*r);
     state().requests.destroy(r);
@@ -468,10 +483,13 @@ extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag,
   if (*flag == 0) {
     return MPI_SUCCESS;
   }
+  if (r->kind == p2p::RequestKind::kGeneralized) {
+    grequest::query(*r);  // each look asks the program again
+  }
   fill_status(status, r->status);
   // As MPI_Test does, but the request stays: a failed operation's error is
   // raised on its communicator now and again by the wait that retires it.
-  if (has_failed(*r)) {
+  if (r->status.error != MPI_SUCCESS) {
     return fail(static_cast<Comm*>(r->comm), r->status.error,
                 "MPI_Request_get_status", "the operation failed");
   }
@@ -492,6 +510,12 @@ extern "C" int PMPI_Cancel(MPI_Request* request) noexcept {
   if (r->kind == p2p::RequestKind::kCollective) {
     return fail(static_cast<Comm*>(r->comm), MPI_ERR_REQUEST, "MPI_Cancel",
                 "collective operations cannot be cancelled");
+  }
+  if (r->kind == p2p::RequestKind::kGeneralized) {
+    if (int rc = grequest::cancel(*r); rc != MPI_SUCCESS) {
+      return raise_code(nullptr, rc, "MPI_Cancel");
+    }
+    return MPI_SUCCESS;
   }
   if (r->kind == p2p::RequestKind::kRecv && r->active && !is_complete(*r)) {
     state().engine->cancel_recv(*r);

@@ -28,6 +28,8 @@ enum class RequestKind : std::uint8_t {
   // A nonblocking or persistent collective: the MPI layer's collective
   // driver completes it, never the engine.
   kCollective,
+  // MPI_Grequest_start: the program completes it (mpi/grequest.hpp).
+  kGeneralized,
 };
 enum class SendMode : std::uint8_t {
   kStandard,
