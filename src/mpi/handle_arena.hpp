@@ -113,6 +113,33 @@ class HandleArena {
     return object->magic == T::kMagic ? object : nullptr;
   }
 
+  // The slot a live object (one find() or create() returned) occupies: its
+  // place in the range, fixed for the object's life and reused only after
+  // destroy(). Fortran handles are made of it (mpi/fortran_handle.hpp).
+  std::size_t index_of(const T* object) const {
+    // Relaxed: the caller holds a live object, so the range it lies in
+    // reached this thread with it (the object's own synchronisation).
+    const Slot* const slots = slots_.load(std::memory_order_relaxed);
+    return static_cast<std::size_t>(
+        reinterpret_cast<const Slot*>(object) -  // NOLINT: first member
+        slots);
+  }
+
+  // The live object in slot `index`, or nullptr (never handed out, or
+  // freed). Takes no lock, as find() does, for the same reasons.
+  T* at(std::size_t index) const {
+    // Acquire: pairs with reserve()'s release, so a range we see is mapped.
+    Slot* const slots = slots_.load(std::memory_order_acquire);
+    // Relaxed: as in find(), an index made from a live object reached this
+    // thread after the count that covers it.
+    const std::size_t used = used_.load(std::memory_order_relaxed);
+    if (slots == nullptr || index >= used) {
+      return nullptr;
+    }
+    T* object = &slots[index].object;
+    return object->magic == T::kMagic ? object : nullptr;
+  }
+
  private:
   static constexpr std::uint32_t kDeadMagic = 0xdeadbeef;
   union Slot;

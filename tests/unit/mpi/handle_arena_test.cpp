@@ -42,6 +42,28 @@ TEST(HandleArena, FindsLiveObjectsOnly) {
   EXPECT_EQ(arena.find(a)->value, 3);
 }
 
+// index_of() and at() are inverse for live objects; at() refuses slots
+// never handed out and freed ones (the Fortran handles rely on both).
+TEST(HandleArena, SlotIndexesRoundTrip) {
+  HandleArena<Thing> arena(16);
+  EXPECT_EQ(arena.at(0), nullptr);  // before the range exists
+  Thing* a = arena.create(1);
+  Thing* b = arena.create(2);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_NE(arena.index_of(a), arena.index_of(b));
+  EXPECT_EQ(arena.at(arena.index_of(a)), a);
+  EXPECT_EQ(arena.at(arena.index_of(b)), b);
+  EXPECT_EQ(arena.at(2), nullptr);   // not handed out yet
+  EXPECT_EQ(arena.at(99), nullptr);  // past the capacity
+  const std::size_t index = arena.index_of(a);
+  arena.destroy(a);
+  EXPECT_EQ(arena.at(index), nullptr);
+  Thing* c = arena.create(3);  // takes the freed slot
+  EXPECT_EQ(arena.index_of(c), index);
+  EXPECT_EQ(arena.at(index)->value, 3);
+}
+
 TEST(HandleArena, FullArenaGivesNull) {
   HandleArena<Thing> arena(2);
   EXPECT_NE(arena.create(1), nullptr);
