@@ -46,6 +46,8 @@ MPI_Group to_handle(Group* group) {
 
 bool is_predefined(const Group* group) { return group == &groups().empty; }
 
+HandleArena<Group>& group_arena() { return groups().arena; }
+
 int make_group(std::vector<std::int32_t> lpids, MPI_Group* out) noexcept {
   if (lpids.empty()) {
     *out = MPI_GROUP_EMPTY;

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "mpi/handle_arena.hpp"
+
 namespace shmpi::mpi {
 
 struct Group {
@@ -31,6 +33,8 @@ struct Group {
 Group* find_group(MPI_Group group);
 MPI_Group to_handle(Group* group);
 bool is_predefined(const Group* group);
+// Where groups other than MPI_GROUP_EMPTY live: for the Fortran handles.
+HandleArena<Group>& group_arena();
 
 // Makes a group of `lpids` (valid lpids, none twice) and stores its handle
 // in *out: MPI_GROUP_EMPTY when there are no members. Returns MPI_SUCCESS or

@@ -49,12 +49,12 @@ bool Info::erase(std::string_view key) {
   return true;
 }
 
-namespace {
-
-HandleArena<Info>& arena() {
+HandleArena<Info>& info_arena() {
   static auto* instance = new HandleArena<Info>(1u << 16);  // used until exit
   return *instance;
 }
+
+namespace {
 
 // ---- MPI_INFO_ENV
 
@@ -150,10 +150,10 @@ Info* find_info(MPI_Info handle) {
   if (handle == MPI_INFO_ENV) {
     return &env_info();
   }
-  return arena().find(handle);
+  return info_arena().find(handle);
 }
 
-Info* create_info() { return arena().create(); }
+Info* create_info() { return info_arena().create(); }
 
 MPI_Info to_handle(Info* info) {
   if (is_env_info(info)) {
@@ -164,7 +164,7 @@ MPI_Info to_handle(Info* info) {
 
 void destroy_info(Info* info) {
   if (!is_env_info(info)) {
-    arena().destroy(info);
+    info_arena().destroy(info);
   }
 }
 

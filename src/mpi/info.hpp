@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "mpi/handle_arena.hpp"
+
 namespace shmpi::mpi {
 
 // Longest key and value, in characters: mpi.h's MPI_MAX_INFO_KEY and
@@ -50,6 +52,8 @@ MPI_Info to_handle(Info* info);
 // Frees an object made by create_info() (never MPI_INFO_ENV).
 void destroy_info(Info* info);
 bool is_env_info(const Info* info);
+// Where user objects live (not MPI_INFO_ENV): for the Fortran handles.
+HandleArena<Info>& info_arena();
 
 // The entries of MPI_INFO_ENV and of MPI_Info_create_env, among the keys
 // MPI 4.0 suggests: "command" (argv[0]), "argv" (the other arguments,

@@ -14,12 +14,12 @@
 
 namespace shmpi::mpi {
 
-namespace {
-
 HandleArena<UserOp>& user_ops() {
   static auto* arena = new HandleArena<UserOp>(1u << 16);  // process lifetime
   return *arena;
 }
+
+namespace {
 
 bool is_predefined_handle(MPI_Op op) {
   return reinterpret_cast<std::uintptr_t>(op) < kPredefinedLimit;

@@ -26,5 +26,7 @@ struct UserOp {
 // The live user operation `op` names, or nullptr (predefined, null, freed or
 // garbage handles).
 UserOp* find_user_op(MPI_Op op) noexcept;
+// Where they live: for the Fortran handles.
+HandleArena<UserOp>& user_ops();
 
 }  // namespace shmpi::mpi

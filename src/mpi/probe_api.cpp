@@ -4,26 +4,19 @@
 
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/message.hpp"
 #include "mpi/p2p_common.hpp"
 #include "p2p/unexpected.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
 
-namespace {
-
-// The object behind an MPI_Message handle from MPI_Mprobe / MPI_Improbe.
-struct MessageBox {
-  static constexpr std::uint32_t kMagic = 0x4d736731;  // "Msg1"
-  std::uint32_t magic = kMagic;
-  p2p::UnexpectedMessage* message = nullptr;
-  Comm* comm = nullptr;
-};
-
-HandleArena<MessageBox>& messages() {
+HandleArena<MessageBox>& shmpi::mpi::messages() {
   static auto* arena = new HandleArena<MessageBox>(1u << 20);
   return *arena;
 }
+
+namespace {
 
 int check_probe(int source, int tag, MPI_Comm comm, const char* function,
                 Comm** out) {
