@@ -4,7 +4,6 @@
 // program linked to libshmpi sees them.
 #include <gtest/gtest.h>
 #include <mpi.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <fstream>
@@ -239,26 +238,6 @@ TEST_F(Unsupported, ErrorStringNamesTheFunction) {
 
 TEST_F(Unsupported, SameFunctionGivesSameCode) {
   EXPECT_EQ(call_->call(), call_->call()) << call_->name;
-}
-
-TEST(UnsupportedHandleFunction, ReturnsNullHandle) {
-  if (implemented_functions().count("MPI_Session_f2c") != 0) {
-    GTEST_SKIP() << "MPI_Session_f2c is implemented";
-  }
-  // In a child process: it initializes MPI to get MPI_ERRORS_RETURN.
-  EXPECT_EXIT(
-      {
-        static_cast<void>(MPI_Init(nullptr, nullptr));
-        static_cast<void>(
-            MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
-        static_cast<void>(
-            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-        _exit(MPI_Session_f2c(3) == MPI_SESSION_NULL &&
-                      MPI_Session_c2f(MPI_SESSION_NULL) == 0
-                  ? 0
-                  : 1);
-      },
-      testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
