@@ -22,6 +22,7 @@
 #include "coll/numa.hpp"
 #include "coll/rounds.hpp"
 #include "coll/task.hpp"
+#include "mpi/coll_args.hpp"
 #include "mpi/coll_driver.hpp"
 #include "mpi/coll_inter.hpp"
 #include "mpi/comm.hpp"
@@ -43,38 +44,6 @@ using datatype::Layout;
 template <typename T>
 using ArgArray = boost::container::small_vector<T, 8>;
 
-// The count and displacement arrays of the v-collectives: int in the
-// classic forms, MPI_Count counts and MPI_Aint displacements in the
-// large-count (_c) forms. Elements read as MPI_Count, so one body serves
-// both forms and no value is narrowed. A view of the caller's array, which
-// is read only while the call checks its arguments: the Layouts built from
-// it are what runs.
-class CountArray {
- public:
-  CountArray() = default;
-  CountArray(const int* values) : narrow_(values) {}      // NOLINT: a view
-  CountArray(const MPI_Count* values) : wide_(values) {}  // NOLINT: a view
-
-  bool is_null() const { return narrow_ == nullptr && wide_ == nullptr; }
-  MPI_Count operator[](int i) const {
-    const auto at = static_cast<std::size_t>(i);
-    return narrow_ != nullptr ? narrow_[at] : wide_[at];
-  }
-
- private:
-  const int* narrow_ = nullptr;
-  const MPI_Count* wide_ = nullptr;
-};
-static_assert(std::is_same_v<MPI_Aint, MPI_Count>,
-              "MPI_Aint displacements use CountArray's MPI_Count view");
-
-int check_coll(MPI_Comm comm, const char* function, Comm** out) {
-  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  return check_comm(comm, out, function);
-}
-
 int check_root(Comm* c, int root, const char* function) {
   const bool valid = c->is_inter ? (root == MPI_ROOT || root == MPI_PROC_NULL ||
                                     (root >= 0 && root < c->remote_size))
@@ -82,106 +51,6 @@ int check_root(Comm* c, int root, const char* function) {
   if (!valid) {
     return fail(c, MPI_ERR_ROOT, function, "invalid root %d (%s size %d)", root,
                 c->is_inter ? "remote group" : "communicator", c->peer_count());
-  }
-  return MPI_SUCCESS;
-}
-
-// MPI_IN_PLACE stands for a buffer only where MPI 4.0 says so: the send
-// buffer of allgather(v), alltoall(v,w), allreduce, reduce_scatter(_block),
-// scan and exscan, the root's send buffer in reduce and gather(v), and the
-// root's receive buffer in scatter(v), all on intracommunicators. Callers
-// skip the buffer checks there; every other buffer of a collective goes
-// through check_in_place(), since the algorithms would take MPI_IN_PLACE
-// for an address (it is 1) and write there.
-int check_in_place(Comm* c, const void* buffer, const char* what,
-                   const char* function) {
-  if (buffer == MPI_IN_PLACE) [[unlikely]] {
-    return fail(c, MPI_ERR_BUFFER, function,
-                "MPI_IN_PLACE is not valid as %s here", what);
-  }
-  return MPI_SUCCESS;
-}
-
-// check_buffer() for a collective's buffer, which may not be MPI_IN_PLACE.
-int check_coll_buffer(Comm* c, const void* buffer, MPI_Count count,
-                      const TypeArg& type, const char* what,
-                      const char* function) {
-  if (int rc = check_in_place(c, buffer, what, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  return check_buffer(c, buffer, count, type, function);
-}
-
-// (buffer, count, datatype): the checks and the layout. `what` names the
-// buffer (never MPI_IN_PLACE here: callers skip the in-place ones).
-int check_data(Comm* c, const void* buffer, MPI_Count count, MPI_Datatype type,
-               TypeArg* arg, const char* what, const char* function) {
-  if (int rc = check_count(c, count, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_datatype(c, type, arg, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  return check_coll_buffer(c, buffer, count, *arg, what, function);
-}
-
-int check_counts(Comm* c, CountArray counts, int n, const char* what,
-                 const char* function) {
-  if (counts.is_null() && n > 0) {
-    return fail(c, MPI_ERR_ARG, function, "%s is NULL", what);
-  }
-  for (int i = 0; i < n; ++i) {
-    if (counts[i] < 0) {
-      return fail(c, MPI_ERR_COUNT, function, "%s[%d] = %lld is negative", what,
-                  i, static_cast<long long>(counts[i]));
-    }
-  }
-  return MPI_SUCCESS;
-}
-
-Layout layout(const TypeArg& type, const void* buffer, MPI_Count count) {
-  return type.layout(buffer, static_cast<std::size_t>(count));
-}
-
-// `count` elements at `offset` bytes into `buffer` (which may be
-// MPI_BOTTOM).
-Layout at_bytes(const TypeArg& type, const void* buffer, MPI_Count offset,
-                MPI_Count count) {
-  return type.layout(datatype::offset_address(buffer, offset),
-                     static_cast<std::size_t>(count));
-}
-
-// Block i of a v-collective: counts[i] elements at displs[i] extents.
-Layout block(const TypeArg& type, const void* buffer, MPI_Count count,
-             MPI_Count displ) {
-  return at_bytes(type, buffer, displ * type.extent, count);
-}
-
-// The n blocks of a v-collective (buffer, counts, displs, datatype): the
-// checks in the standard's order, then (if `blocks`) their layouts.
-int check_blocks(Comm* c, const void* buffer, CountArray counts,
-                 CountArray displs, MPI_Datatype type, int n,
-                 const char* buffer_name, const char* counts_name, TypeArg* arg,
-                 Blocks* blocks, const char* function) {
-  if (int rc = check_counts(c, counts, n, counts_name, function);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (displs.is_null()) {
-    return fail(c, MPI_ERR_ARG, function, "displs is NULL");
-  }
-  if (int rc = check_datatype(c, type, arg, function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_in_place(c, buffer, buffer_name, function);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (blocks != nullptr) {
-    blocks->reserve(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) {
-      blocks->push_back(block(*arg, buffer, counts[i], displs[i]));
-    }
   }
   return MPI_SUCCESS;
 }
@@ -1107,25 +976,7 @@ int do_scan(const void* sendbuf, void* recvbuf, MPI_Count count,
 
 }  // namespace
 
-// ---- entry points ----
-//
-// Every collective has a blocking, a nonblocking (MPI_I...) and a
-// persistent (..._init) form, each with int counts and, but for the
-// barrier, with large counts (..._c: MPI_Count counts, MPI_Aint
-// displacements), all from one parameter list in which `Count` and `Displ`
-// stand for those types (detail/count_forms.hpp). Each calls the operation
-// `Op` above with `Args` and the Call that names the function and its form.
-
-// FORMS: SHMPI_COUNT_FORMS, or SHMPI_INT_FORM for the barrier.
-#define SHMPI_COLLECTIVE_WITH(FORMS, Name, IName, Params, Op, Args)   \
-  FORMS(Name, Params, Op(SHMPI_UNPAREN Args, Call::blocking(fn)));    \
-  FORMS(IName, (SHMPI_UNPAREN Params, MPI_Request * request),         \
-        Op(SHMPI_UNPAREN Args, Call::nonblocking(fn, request)));      \
-  FORMS(Name##_init,                                                  \
-        (SHMPI_UNPAREN Params, MPI_Info info, MPI_Request * request), \
-        Op(SHMPI_UNPAREN Args, Call::persistent(fn, info, request)))
-#define SHMPI_COLLECTIVE(Name, IName, Params, Op, Args) \
-  SHMPI_COLLECTIVE_WITH(SHMPI_COUNT_FORMS, Name, IName, Params, Op, Args)
+// ---- entry points (SHMPI_COLLECTIVE: coll_args.hpp) ----
 
 SHMPI_COLLECTIVE_WITH(SHMPI_INT_FORM, Barrier, Ibarrier, (MPI_Comm comm),
                       do_barrier, (comm));

@@ -8,6 +8,7 @@
 
 #include "base/assert.hpp"
 #include "mpi/coll_common.hpp"
+#include "mpi/coll_requests.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/p2p_common.hpp"
 #include "p2p/engine.hpp"
@@ -15,6 +16,9 @@
 namespace shmpi::mpi::inter {
 
 namespace sc = ::shmpi::coll;  // tasks and their driver
+
+using mpi::coll::note;
+using mpi::coll::Requests;
 
 namespace {
 
@@ -25,56 +29,7 @@ constexpr int kTagOut = 102;      // barrier releases, broadcast trees
 constexpr int kTagLeaders = 103;  // leader <-> leader, leader <-> root
 constexpr int kTagDirect = 104;   // member <-> remote member
 constexpr int kTagScatter = 105;  // leader -> its group, reduce_scatter
-
-// Point-to-point requests one step of a collective has in flight.
-class Requests {
- public:
-  explicit Requests(std::size_t capacity)
-      : requests_(capacity), capacity_(capacity) {}
-  void send(Comm& comm, int dest, int tag, const Layout& data) {
-    SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
-    mpi::coll::start_coll_send(requests_[count_++], &comm, dest, tag, data);
-  }
-  void recv(Comm& comm, int source, int tag, const Layout& data) {
-    SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
-    mpi::coll::start_coll_recv(requests_[count_++], &comm, source, tag, data);
-  }
-  bool done() {
-    while (checked_ < count_) {
-      if (!requests_[checked_].complete.load(std::memory_order_acquire)) {
-        return false;
-      }
-      ++checked_;
-    }
-    return true;
-  }
-  // The first error class among the completed requests (truncation), or 0.
-  int error() const {
-    for (std::size_t i = 0; i < count_; ++i) {
-      if (requests_[i].status.error != 0) {
-        return requests_[i].status.error;
-      }
-    }
-    return 0;
-  }
-  // Waits (in the calling coroutine) for every request; records an error
-  // in `run`.
-  auto all() {
-    return sc::until([this] { return done(); });
-  }
-
- private:
-  std::vector<p2p::Request> requests_;  // sized once: never moves
-  std::size_t capacity_;
-  std::size_t count_ = 0;
-  std::size_t checked_ = 0;
-};
-
-void note(sc::Run* run, const Requests& requests) {
-  if (run->error == 0) {
-    run->error = requests.error();
-  }
-}
+// (coll_neighbor.cpp uses 110 and up.)
 
 Layout packed(std::vector<std::byte>& bytes) {
   return Layout{bytes.data(), bytes.size(), nullptr};

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// The point-to-point requests one step of a collective coroutine
+// (coll/task.hpp) has in flight on a collective context: the
+// intercommunicator collectives (coll_inter.cpp) and the neighbourhood
+// collectives (coll_neighbor.cpp) post their sends and receives here, then
+// co_await all().
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <vector>
+
+#include "base/assert.hpp"
+#include "coll/task.hpp"
+#include "datatype/pack.hpp"
+#include "mpi/coll_common.hpp"
+#include "mpi/core.hpp"
+#include "p2p/request.hpp"
+
+namespace shmpi::mpi::coll {
+
+// A fixed number of requests, planned at construction (the storage never
+// moves while the progress engine holds them). Owned by one coroutine;
+// done() is polled by whichever thread drives it.
+//
+// Memory ordering: done() reads each request's `complete` with acquire,
+// pairing with the engine's release when it completes the request, so the
+// received data and status are visible once done() returns true.
+class Requests {
+ public:
+  explicit Requests(std::size_t capacity)
+      : requests_(capacity), capacity_(capacity) {}
+  void send(Comm& comm, int dest, int tag, const datatype::Layout& data) {
+    SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
+    start_coll_send(requests_[count_++], &comm, dest, tag, data);
+  }
+  void recv(Comm& comm, int source, int tag, const datatype::Layout& data) {
+    SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
+    start_coll_recv(requests_[count_++], &comm, source, tag, data);
+  }
+  bool done() {
+    while (checked_ < count_) {
+      // Acquire: pairs with the engine's release of `complete`.
+      if (!requests_[checked_].complete.load(std::memory_order_acquire)) {
+        return false;
+      }
+      ++checked_;
+    }
+    return true;
+  }
+  // The first error class among the completed requests (truncation), or 0.
+  int error() const {
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (requests_[i].status.error != 0) {
+        return requests_[i].status.error;
+      }
+    }
+    return 0;
+  }
+  // co_await all(): waits (in the calling coroutine) for every request.
+  auto all() {
+    return ::shmpi::coll::until([this] { return done(); });
+  }
+
+ private:
+  std::vector<p2p::Request> requests_;  // sized once: never moves
+  std::size_t capacity_;
+  std::size_t count_ = 0;
+  std::size_t checked_ = 0;
+};
+
+// Records the requests' first error in `run` unless it already has one.
+inline void note(::shmpi::coll::Run* run, const Requests& requests) {
+  if (run->error == 0) {
+    run->error = requests.error();
+  }
+}
+
+}  // namespace shmpi::mpi::coll
