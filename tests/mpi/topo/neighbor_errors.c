@@ -7,6 +7,8 @@
 //   topology_v  the same for the v and w forms (MPICH 4.0.2 reads their
 //             count arrays first, at a length it does not know, and
 //             reports whatever it finds there)
+//   intercomm an intercommunicator: MPI_ERR_COMM (a virtual topology
+//             lives on an intracommunicator)
 //   count     a negative count or an entry of a counts array: MPI_ERR_COUNT
 //   in_place  MPI_IN_PLACE as either buffer: not defined for these
 //             collectives (§6.2.3 lists where it may stand), MPI_ERR_BUFFER
@@ -18,7 +20,8 @@
 
 int main(int argc, char** argv) {
   MT_CHECK(argc > 1,
-           "usage: neighbor_errors topology|topology_v|count|in_place [fatal]");
+           "usage: neighbor_errors "
+           "topology|topology_v|intercomm|count|in_place [fatal]");
   const char* kind = argv[1];
   // mt_errors_init reads "fatal" as the first argument.
   int shifted_argc = argc - 1;
@@ -78,6 +81,29 @@ int main(int argc, char** argv) {
                     MPI_Neighbor_alltoallw(a, counts, bytes, types, b, counts,
                                            bytes, types, w),
                     MPI_ERR_TOPOLOGY, "MPI_Neighbor_alltoallw(MPI_COMM_WORLD)");
+  }
+  if (strcmp(kind, "intercomm") == 0) {
+    MT_CHECK(size >= 2, "intercomm needs 2 ranks");
+    MPI_Comm half = MPI_COMM_NULL, inter = MPI_COMM_NULL;
+    const int low = rank < size / 2;
+    MT_CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, low, rank, &half));
+    MT_CHECK_MPI(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD,
+                                      low ? size / 2 : 0, 7, &inter));
+    if (!fatal) {
+      MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    }
+    if (mt_errors_caller(fatal)) {
+      MT_EXPECT_CLASS(
+          fatal, MPI_Neighbor_alltoall(a, 1, MPI_INT, b, 1, MPI_INT, inter),
+          MPI_ERR_COMM, "MPI_Neighbor_alltoall(intercommunicator)");
+      MT_EXPECT_CLASS(
+          fatal,
+          MPI_Ineighbor_alltoallw_c(a, counts_c, bytes, types, b, counts_c,
+                                    bytes, types, inter, &req),
+          MPI_ERR_COMM, "MPI_Ineighbor_alltoallw_c(intercommunicator)");
+    }
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
   }
   if (mt_errors_caller(fatal) && strcmp(kind, "count") == 0) {
     const MPI_Comm g = graph;
