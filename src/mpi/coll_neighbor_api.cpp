@@ -54,28 +54,39 @@ int check_neighbor_comm(MPI_Comm comm, const char* fn, Comm** out) {
 //  - kTyped: counts[i] elements of types[i] at displs[i] bytes.
 struct Side {
   enum Kind { kUniform, kVector, kTyped };
-  Kind kind;
-  const void* buffer;
+  Kind kind = kUniform;
+  const void* buffer = nullptr;
   MPI_Count count = 0;
   MPI_Datatype type = MPI_DATATYPE_NULL;
-  CountArray counts;
-  CountArray displs;
+  CountArray counts{};
+  CountArray displs{};
   const MPI_Datatype* types = nullptr;
   bool repeat = false;
 };
 
 Side uniform(const void* buffer, MPI_Count count, MPI_Datatype type,
              bool repeat = false) {
-  return Side{Side::kUniform, buffer, count, type, {}, {}, nullptr, repeat};
+  Side side{Side::kUniform, buffer};
+  side.count = count;
+  side.type = type;
+  side.repeat = repeat;
+  return side;
 }
-Side vector(const void* buffer, CountArray counts, CountArray displs,
-            MPI_Datatype type) {
-  return Side{Side::kVector, buffer, 0, type, counts, displs};
+Side varying(const void* buffer, CountArray counts, CountArray displs,
+             MPI_Datatype type) {
+  Side side{Side::kVector, buffer};
+  side.counts = counts;
+  side.displs = displs;
+  side.type = type;
+  return side;
 }
 Side typed(const void* buffer, CountArray counts, CountArray displs,
            const MPI_Datatype* types) {
-  return Side{Side::kTyped, buffer, 0,    MPI_DATATYPE_NULL,
-              counts,       displs, types};
+  Side side{Side::kTyped, buffer};
+  side.counts = counts;
+  side.displs = displs;
+  side.types = types;
+  return side;
 }
 
 // Checks `side` for n neighbours in the standard's order and appends its
@@ -189,7 +200,7 @@ SHMPI_COLLECTIVE(Neighbor_allgatherv, Ineighbor_allgatherv,
                   MPI_Datatype recvtype, MPI_Comm comm),
                  do_neighbor,
                  (uniform(sendbuf, sendcount, sendtype, true),
-                  vector(recvbuf, recvcounts, displs, recvtype), comm));
+                  varying(recvbuf, recvcounts, displs, recvtype), comm));
 
 SHMPI_COLLECTIVE(Neighbor_alltoall, Ineighbor_alltoall,
                  (const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
@@ -205,8 +216,8 @@ SHMPI_COLLECTIVE(Neighbor_alltoallv, Ineighbor_alltoallv,
                   const Count recvcounts[], const Displ rdispls[],
                   MPI_Datatype recvtype, MPI_Comm comm),
                  do_neighbor,
-                 (vector(sendbuf, sendcounts, sdispls, sendtype),
-                  vector(recvbuf, recvcounts, rdispls, recvtype), comm));
+                 (varying(sendbuf, sendcounts, sdispls, sendtype),
+                  varying(recvbuf, recvcounts, rdispls, recvtype), comm));
 
 SHMPI_COLLECTIVE(Neighbor_alltoallw, Ineighbor_alltoallw,
                  (const void* sendbuf, const Count sendcounts[],
