@@ -20,6 +20,7 @@
 // successive neighbourhood collectives never match each other's receives.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -40,9 +41,22 @@ struct Exchange {
   datatype::Blocks recvs;
 };
 
+// Tags on the collective context, apart from coll_common's (1-5) and the
+// intercommunicator collectives' (101-105).
+inline constexpr int kTagGraph = 110;
+// Cartesian: kTagCartesian + the receive block the message fills, 2d for
+// "from the -1 neighbour of dimension d", 2d + 1 for "from the +1 one".
+inline constexpr int kTagCartesian = 111;
+
 // The tag of receive block j and of send block i.
-int recv_tag(const Exchange& x, std::size_t j);
-int send_tag(const Exchange& x, std::size_t i);
+inline int recv_tag(bool cartesian, std::size_t j) {
+  return cartesian ? kTagCartesian + static_cast<int>(j) : kTagGraph;
+}
+inline int send_tag(bool cartesian, std::size_t i) {
+  // Block 2d goes to the -1 neighbour, which receives it from its +1
+  // neighbour (block 2d + 1), and the other way round.
+  return cartesian ? kTagCartesian + static_cast<int>(i ^ 1U) : kTagGraph;
+}
 
 ::shmpi::coll::Task exchange(Comm& c, std::shared_ptr<const Exchange> x);
 
