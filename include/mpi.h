@@ -2642,33 +2642,33 @@ SHMPI_API int PMPI_Dims_create(int nnodes, int ndims,
 SHMPI_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n,
                                     const int sources[], const int degrees[],
                                     const int destinations[],
-                                    const int weights[], MPI_Info info,
+                                    const int* weights, MPI_Info info,
                                     int reorder,
                                     MPI_Comm* comm_dist_graph) SHMPI_NOEXCEPT;
 SHMPI_API int PMPI_Dist_graph_create(MPI_Comm comm_old, int n,
                                      const int sources[], const int degrees[],
                                      const int destinations[],
-                                     const int weights[], MPI_Info info,
+                                     const int* weights, MPI_Info info,
                                      int reorder,
                                      MPI_Comm* comm_dist_graph) SHMPI_NOEXCEPT;
 SHMPI_API int MPI_Dist_graph_create_adjacent(
     MPI_Comm comm_old, int indegree, const int sources[],
-    const int sourceweights[], int outdegree, const int destinations[],
-    const int destweights[], MPI_Info info, int reorder,
+    const int* sourceweights, int outdegree, const int destinations[],
+    const int* destweights, MPI_Info info, int reorder,
     MPI_Comm* comm_dist_graph) SHMPI_NOEXCEPT;
 SHMPI_API int PMPI_Dist_graph_create_adjacent(
     MPI_Comm comm_old, int indegree, const int sources[],
-    const int sourceweights[], int outdegree, const int destinations[],
-    const int destweights[], MPI_Info info, int reorder,
+    const int* sourceweights, int outdegree, const int destinations[],
+    const int* destweights, MPI_Info info, int reorder,
     MPI_Comm* comm_dist_graph) SHMPI_NOEXCEPT;
 SHMPI_API int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree,
-                                       int sources[], int sourceweights[],
+                                       int sources[], int* sourceweights,
                                        int maxoutdegree, int destinations[],
-                                       int destweights[]) SHMPI_NOEXCEPT;
+                                       int* destweights) SHMPI_NOEXCEPT;
 SHMPI_API int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree,
-                                        int sources[], int sourceweights[],
+                                        int sources[], int* sourceweights,
                                         int maxoutdegree, int destinations[],
-                                        int destweights[]) SHMPI_NOEXCEPT;
+                                        int* destweights) SHMPI_NOEXCEPT;
 SHMPI_API int MPI_Dist_graph_neighbors_count(
     MPI_Comm comm, int* indegree, int* outdegree, int* weighted) SHMPI_NOEXCEPT;
 SHMPI_API int PMPI_Dist_graph_neighbors_count(

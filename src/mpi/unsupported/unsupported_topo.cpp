@@ -71,8 +71,8 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm /*comm_old*/, int /*n*/,
                                       const int /*sources*/[],
                                       const int /*degrees*/[],
                                       const int /*destinations*/[],
-                                      const int /*weights*/[],
-                                      MPI_Info /*info*/, int /*reorder*/,
+                                      const int* /*weights*/, MPI_Info /*info*/,
+                                      int /*reorder*/,
                                       MPI_Comm* /*comm_dist_graph*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Dist_graph_create");
 }
