@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Distributed graph topologies given by each process's own edges
-// (MPI_Dist_graph_create_adjacent), their queries, and MPI_Topo_test.
+// Distributed graph topologies, given by each process's own edges
+// (MPI_Dist_graph_create_adjacent) or by any process
+// (MPI_Dist_graph_create), their queries, and MPI_Topo_test.
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -201,3 +203,210 @@ extern "C" int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree,
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Dist_graph_neighbors);
+
+namespace {
+
+// What MPI_Dist_graph_create sends to each process about the edges this
+// process gave: for each edge that touches it, three ints.
+enum EdgeRecord : int {
+  kYouAreSource = 0,       // {kind, destination, weight}: one of its out-edges
+  kYouAreDestination = 1,  // {kind, source, weight}: one of its in-edges
+};
+constexpr int kRecordInts = 3;
+
+// The edges a process gave, checked: sources[i] has degrees[i] out-edges,
+// to the next degrees[i] entries of destinations (and weights).
+int check_given_edges(Comm* c, const char* function, int n, const int sources[],
+                      const int degrees[], const int destinations[],
+                      const int weights[], std::int64_t* total) {
+  if (n < 0) {
+    return fail(c, MPI_ERR_ARG, function, "negative n %d", n);
+  }
+  if (n > 0 && (sources == nullptr || degrees == nullptr)) {
+    return fail_static(c, MPI_ERR_ARG, function,
+                       "NULL sources or degrees array");
+  }
+  std::int64_t edges = 0;
+  for (int i = 0; i < n; ++i) {
+    if (sources[i] < 0 || sources[i] >= c->size) {
+      return fail(c, MPI_ERR_RANK, function,
+                  "sources[%d] is %d, not a rank of the communicator "
+                  "(size %d)",
+                  i, sources[i], c->size);
+    }
+    if (degrees[i] < 0) {
+      return fail(c, MPI_ERR_ARG, function, "degrees[%d] is negative (%d)", i,
+                  degrees[i]);
+    }
+    edges += degrees[i];
+  }
+  if (edges > INT32_MAX / (2 * kRecordInts)) {  // two records an edge
+    return fail(c, MPI_ERR_ARG, function, "too many edges (%lld)",
+                static_cast<long long>(edges));
+  }
+  if (edges > 0 && destinations == nullptr) {
+    return fail_static(c, MPI_ERR_ARG, function, "NULL destinations array");
+  }
+  const bool unweighted = weights == MPI_UNWEIGHTED;
+  if (!unweighted && edges > 0 &&
+      (weights == MPI_WEIGHTS_EMPTY || weights == nullptr)) {
+    return fail(c, MPI_ERR_ARG, function,
+                "no weights given for %lld edges (MPI_UNWEIGHTED if the "
+                "graph has none)",
+                static_cast<long long>(edges));
+  }
+  for (std::int64_t e = 0; e < edges; ++e) {
+    if (destinations[e] < 0 || destinations[e] >= c->size) {
+      return fail(c, MPI_ERR_RANK, function,
+                  "destinations[%lld] is %d, not a rank of the communicator "
+                  "(size %d)",
+                  static_cast<long long>(e), destinations[e], c->size);
+    }
+    if (!unweighted && weights[e] < 0) {
+      return fail(c, MPI_ERR_ARG, function, "weights[%lld] is negative (%d)",
+                  static_cast<long long>(e), weights[e]);
+    }
+  }
+  *total = edges;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Dist_graph_create(MPI_Comm comm_old, int n,
+                                      const int sources[], const int degrees[],
+                                      const int destinations[],
+                                      const int weights[], MPI_Info info,
+                                      int /*reorder*/,
+                                      MPI_Comm* comm_dist_graph) noexcept {
+  // reorder: every rank keeps its rank, as in
+  // MPI_Dist_graph_create_adjacent.
+  constexpr const char* kFn = "MPI_Dist_graph_create";
+  Comm* c = nullptr;
+  if (int rc = check_comm_call(comm_old, kFn, &c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (c->is_inter) {
+    return fail_static(c, MPI_ERR_COMM, kFn,
+                       "a virtual topology needs an intracommunicator");
+  }
+  std::int64_t total = 0;
+  if (int rc = check_given_edges(c, kFn, n, sources, degrees, destinations,
+                                 weights, &total);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (comm_dist_graph == nullptr) {
+    return fail_static(c, MPI_ERR_ARG, kFn, "NULL output argument");
+  }
+  Hints hints;
+  if (int rc = hints_from_info(info, &hints); rc != MPI_SUCCESS) {
+    return fail_static(c, rc, kFn, "invalid info object");
+  }
+  const bool weighted = weights != MPI_UNWEIGHTED;
+
+  // Each process learns the edges that touch it from whoever gave them:
+  // one all-to-all of record counts (with the sender's weighted flag),
+  // one of the records. Both are collective over comm_old, as this call
+  // is; an error in them has been raised there and is returned as it is.
+  const auto size = static_cast<std::size_t>(c->size);
+  std::vector<int> header(2 * size, 0);  // {ints, weighted} per process
+  auto for_each_edge = [&](auto&& visit) {
+    std::int64_t e = 0;
+    for (int i = 0; i < n; ++i) {
+      for (int k = 0; k < degrees[i]; ++k, ++e) {
+        visit(sources[i], destinations[e], weighted ? weights[e] : 1);
+      }
+    }
+  };
+  for_each_edge([&](int from, int to, int /*weight*/) {
+    header[2 * static_cast<std::size_t>(from)] += kRecordInts;
+    header[2 * static_cast<std::size_t>(to)] += kRecordInts;
+  });
+  std::vector<int> send_counts(size);
+  std::vector<int> send_displs(size);
+  int offset = 0;
+  for (std::size_t p = 0; p < size; ++p) {
+    header[2 * p + 1] = weighted ? 1 : 0;
+    send_counts[p] = header[2 * p];
+    send_displs[p] = offset;
+    offset += send_counts[p];
+  }
+  std::vector<int> send(static_cast<std::size_t>(offset));
+  std::vector<int> fill = send_displs;
+  auto put = [&](int to, int kind, int peer, int weight) {
+    const auto at =
+        static_cast<std::size_t>(fill[static_cast<std::size_t>(to)]);
+    send[at] = kind;
+    send[at + 1] = peer;
+    send[at + 2] = weight;
+    fill[static_cast<std::size_t>(to)] += kRecordInts;
+  };
+  for_each_edge([&](int from, int to, int weight) {
+    put(from, kYouAreSource, to, weight);
+    put(to, kYouAreDestination, from, weight);
+  });
+  std::vector<int> got_header(2 * size);
+  if (int rc = PMPI_Alltoall(header.data(), 2, MPI_INT, got_header.data(), 2,
+                             MPI_INT, comm_old);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  std::vector<int> recv_counts(size);
+  std::vector<int> recv_displs(size);
+  std::int64_t received = 0;
+  for (std::size_t p = 0; p < size; ++p) {
+    // Every process sees every flag, so all of them fail here alike.
+    if (got_header[2 * p + 1] != (weighted ? 1 : 0)) {
+      return fail(c, MPI_ERR_ARG, kFn,
+                  "rank %zu passed %s, this one %s: MPI_UNWEIGHTED must be "
+                  "given by all processes or none",
+                  p, weighted ? "MPI_UNWEIGHTED" : "weights",
+                  weighted ? "weights" : "MPI_UNWEIGHTED");
+    }
+    recv_counts[p] = got_header[2 * p];
+    recv_displs[p] = static_cast<int>(received);
+    received += recv_counts[p];
+  }
+  if (received > INT32_MAX) {
+    return fail_static(c, MPI_ERR_ARG, kFn, "too many edges at this process");
+  }
+  std::vector<int> recv(static_cast<std::size_t>(received));
+  if (int rc =
+          PMPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(),
+                         MPI_INT, recv.data(), recv_counts.data(),
+                         recv_displs.data(), MPI_INT, comm_old);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+
+  // Records arrive by the rank of the process that gave the edge, then in
+  // the order it listed them (topology.hpp).
+  auto t = std::make_shared<Topology>();
+  t->kind = MPI_DIST_GRAPH;
+  t->weighted = weighted;
+  for (std::size_t at = 0; at < recv.size(); at += kRecordInts) {
+    if (recv[at] == kYouAreSource) {
+      t->destinations.push_back(recv[at + 1]);
+      if (weighted) {
+        t->destination_weights.push_back(recv[at + 2]);
+      }
+    } else {
+      t->sources.push_back(recv[at + 1]);
+      if (weighted) {
+        t->source_weights.push_back(recv[at + 2]);
+      }
+    }
+  }
+  Comm* fresh = nullptr;
+  const char* why = "";
+  if (int rc = make_topology_comm(*c, std::move(t), &fresh, &why);
+      rc != MPI_SUCCESS) {
+    *comm_dist_graph = MPI_COMM_NULL;
+    return fail_static(c, rc, kFn, why);
+  }
+  fresh->hints = std::move(hints);
+  *comm_dist_graph = fresh->handle;
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Dist_graph_create);

@@ -3,6 +3,7 @@
 // (topology.hpp).
 #include "mpi/topology.hpp"
 
+#include <cstdint>
 #include <utility>
 
 #include "mpi/comm.hpp"
@@ -12,18 +13,39 @@ namespace shmpi::mpi {
 
 namespace {
 
-// The rank `displacement` steps from `rank` along Cartesian dimension
-// `dim`, or MPI_PROC_NULL past an edge that does not wrap.
-int cart_step(const Topology& t, int rank, std::size_t dim, int displacement) {
-  // Ranks are row-major: the stride of a dimension is the product of the
-  // extents after it.
+// The stride of Cartesian dimension `dim`: ranks are row-major, so it is
+// the product of the extents after it.
+int cart_stride(const Topology& t, std::size_t dim) {
   int stride = 1;
   for (std::size_t d = dim + 1; d < t.dims.size(); ++d) {
     stride *= t.dims[d];
   }
+  return stride;
+}
+
+}  // namespace
+
+void cart_coords(const Topology& t, int rank, int* coords) {
+  for (std::size_t d = t.dims.size(); d-- > 0;) {
+    coords[d] = rank % t.dims[d];
+    rank /= t.dims[d];
+  }
+}
+
+int cart_rank(const Topology& t, const int* coords) {
+  int rank = 0;
+  for (std::size_t d = 0; d < t.dims.size(); ++d) {
+    rank = rank * t.dims[d] + coords[d];
+  }
+  return rank;
+}
+
+int cart_step(const Topology& t, int rank, std::size_t dim,
+              std::int64_t displacement) {
+  const int stride = cart_stride(t, dim);
   const int extent = t.dims[dim];
   const int coord = (rank / stride) % extent;
-  int moved = coord + displacement;
+  std::int64_t moved = coord + displacement;
   if (moved < 0 || moved >= extent) {
     if (t.periods[dim] == 0) {
       return MPI_PROC_NULL;
@@ -33,10 +55,8 @@ int cart_step(const Topology& t, int rank, std::size_t dim, int displacement) {
       moved += extent;
     }
   }
-  return rank + (moved - coord) * stride;
+  return rank + (static_cast<int>(moved) - coord) * stride;
 }
-
-}  // namespace
 
 void neighbor_lists(const Topology& t, int rank, std::vector<int>* sources,
                     std::vector<int>* destinations) {
@@ -77,6 +97,32 @@ int make_topology_comm(Comm& parent, std::shared_ptr<const Topology> topology,
   }
   fresh->errhandler = parent.errhandler;
   fresh->topology = std::move(topology);
+  *out = fresh;
+  return MPI_SUCCESS;
+}
+
+int make_topology_comm(Comm& parent, int nodes,
+                       std::shared_ptr<const Topology> topology, Comm** out,
+                       const char** why) {
+  if (nodes == parent.size) {
+    return make_topology_comm(parent, std::move(topology), out, why);
+  }
+  if (parent.is_inter) {
+    *why = "a virtual topology needs an intracommunicator";
+    return MPI_ERR_COMM;
+  }
+  // A split keeps the order of the ranks (key = rank), so each member
+  // keeps its rank.
+  const int color = parent.rank < nodes ? 0 : MPI_UNDEFINED;
+  Comm* fresh = nullptr;
+  if (int rc = split_intracomm(parent, color, parent.rank, &fresh, why);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (fresh != nullptr) {
+    fresh->errhandler = parent.errhandler;
+    fresh->topology = std::move(topology);
+  }
   *out = fresh;
   return MPI_SUCCESS;
 }

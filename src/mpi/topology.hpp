@@ -7,6 +7,8 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -27,8 +29,12 @@ struct Topology {
   std::vector<int> index;
   std::vector<int> edges;
 
-  // MPI_DIST_GRAPH, this process's own edges in the order given (the
-  // weights empty when unweighted).
+  // MPI_DIST_GRAPH, this process's own edges (the weights empty when
+  // unweighted). MPI_Dist_graph_create_adjacent keeps them in the order
+  // given. MPI_Dist_graph_create orders them by the rank of the process
+  // that gave the edge, then in the order that process listed them (its
+  // sources[] and, within a source, its destinations[]); an edge given
+  // twice appears twice.
   std::vector<int> sources;
   std::vector<int> source_weights;
   std::vector<int> destinations;
@@ -46,11 +52,27 @@ struct Topology {
 void neighbor_lists(const Topology& topology, int rank,
                     std::vector<int>* sources, std::vector<int>* destinations);
 
+// Cartesian ranks and coordinates, row-major: `coords` has t.dims.size()
+// entries, each within its extent.
+void cart_coords(const Topology& t, int rank, int* coords);
+int cart_rank(const Topology& t, const int* coords);
+// The rank `displacement` steps from `rank` along dimension `dim`, or
+// MPI_PROC_NULL past an edge that does not wrap (any displacement).
+int cart_step(const Topology& t, int rank, std::size_t dim,
+              std::int64_t displacement);
+
 // A new intracommunicator over `parent`'s group (same ranks) that holds
 // `topology`, collective over `parent`, which must be an intracommunicator:
 // the parent's error handler, no attributes, the hints given. Returns an
 // MPI error class (with *why) or MPI_SUCCESS and *out.
 int make_topology_comm(Comm& parent, std::shared_ptr<const Topology> topology,
                        Comm** out, const char** why);
+
+// The same over the parent's first `nodes` ranks (0 < nodes <= size),
+// collective over `parent`: the processes of rank `nodes` and above get
+// MPI_SUCCESS and a null *out (MPI_COMM_NULL).
+int make_topology_comm(Comm& parent, int nodes,
+                       std::shared_ptr<const Topology> topology, Comm** out,
+                       const char** why);
 
 }  // namespace shmpi::mpi
