@@ -132,16 +132,13 @@ extern "C" int PMPI_Dims_create(int nnodes, int ndims, int dims[]) noexcept {
   if (ndims < 0) {
     return fail(nullptr, MPI_ERR_ARG, kFn, "negative ndims %d", ndims);
   }
-  if (ndims == 0) {
-    // Nothing to fill (an empty grid has one node; MPICH accepts any
-    // nnodes here too).
-    return MPI_SUCCESS;
-  }
   if (nnodes <= 0) {
     return fail(nullptr, MPI_ERR_ARG, kFn, "nnodes is %d; it must be positive",
                 nnodes);
   }
-  if (dims == nullptr) {
+  // ndims 0 is a grid of one node: nnodes must be 1 (MPI 4.0 section
+  // 8.5.2; MPICH 4.0.2 accepts any nnodes), and dims may be NULL.
+  if (ndims > 0 && dims == nullptr) {
     return fail_static(nullptr, MPI_ERR_ARG, kFn, "NULL dims array");
   }
   for (int i = 0; i < ndims; ++i) {
@@ -153,8 +150,8 @@ extern "C" int PMPI_Dims_create(int nnodes, int ndims, int dims[]) noexcept {
   if (!fill_dims(nnodes,
                  std::span<int>(dims, static_cast<std::size_t>(ndims)))) {
     return fail(nullptr, MPI_ERR_DIMS, kFn,
-                "nnodes %d is not the product of the nonzero dims entries "
-                "times a whole number (nor equal to it when none is zero)",
+                "nnodes %d is not a multiple of the product of the nonzero "
+                "dims entries (or, with none zero, not equal to it)",
                 nnodes);
   }
   return MPI_SUCCESS;

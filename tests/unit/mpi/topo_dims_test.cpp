@@ -105,6 +105,9 @@ TEST(TopoDims, FillRefusesWhatCannotMakeNnodes) {
   EXPECT_EQ(dims, (Dims{3, 0})) << "unchanged on failure";
   dims = {2, 2};
   EXPECT_FALSE(fill_dims(8, dims)) << "no free entry and product 4";
+  dims = {};
+  EXPECT_TRUE(fill_dims(1, dims)) << "no dimensions: one node";
+  EXPECT_FALSE(fill_dims(5, dims)) << "no dimensions: not five";
   dims = {65536, 65536, 0};
   EXPECT_FALSE(fill_dims(12, dims)) << "product past INT_MAX";
 }
