@@ -16,12 +16,6 @@
 // along every edge.
 #include "mpitest.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-// shmpi's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are constant sentinel
-// addresses, which GCC takes for arrays of size 0 when they are passed
-// for a weights[] parameter.
-#pragma GCC diagnostic ignored "-Wstringop-overread"
-#endif
 
 #define EDGES_PER_RANK 2
 

@@ -11,10 +11,6 @@
 // Cartesian queries on a graph; MPI_ERR_COMM for an intercommunicator.
 #include "mpitest.h"
 
-#if defined(__GNUC__) && !defined(__clang__)
-// MPI_UNWEIGHTED is a constant sentinel address (see dist_graph.c).
-#pragma GCC diagnostic ignored "-Wstringop-overread"
-#endif
 
 int main(int argc, char** argv) {
   const int fatal = mt_errors_init(&argc, &argv);

@@ -16,11 +16,6 @@
 
 namespace shmpi::mpi {
 
-// topology.cpp's make_topology_comm calls it; not used here.
-int dup_intracomm(Comm& /*parent*/, Comm** /*out*/, const char** /*why*/) {
-  return MPI_ERR_INTERN;
-}
-
 namespace {
 
 constexpr int kNull = MPI_PROC_NULL;
