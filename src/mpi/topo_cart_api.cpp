@@ -15,33 +15,12 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/topo_dims.hpp"
 #include "mpi/topology.hpp"
+#include "mpi/topology_args.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
 
 namespace {
-
-int check_comm_call(MPI_Comm comm, const char* function, Comm** out) {
-  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  return check_comm(comm, out, function);
-}
-
-// The topology of a Cartesian communicator, or an error raised.
-int cart_of(MPI_Comm comm, const char* function, Comm** c,
-            const Topology** out) {
-  if (int rc = check_comm_call(comm, function, c); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  const Topology* t = (*c)->topology.get();
-  if (t == nullptr || t->kind != MPI_CART) {
-    return fail_static(*c, MPI_ERR_TOPOLOGY, function,
-                       "the communicator has no Cartesian topology");
-  }
-  *out = t;
-  return MPI_SUCCESS;
-}
 
 int ndims_of(const Topology& t) { return static_cast<int>(t.dims.size()); }
 
@@ -88,12 +67,8 @@ extern "C" int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
   // renumbering).
   constexpr const char* kFn = "MPI_Cart_create";
   Comm* c = nullptr;
-  if (int rc = check_comm_call(comm_old, kFn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_topology_parent(comm_old, kFn, &c); rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (c->is_inter) {
-    return fail_static(c, MPI_ERR_COMM, kFn,
-                       "a virtual topology needs an intracommunicator");
   }
   int nodes = 0;
   if (int rc = check_grid(c, kFn, ndims, dims, periods, true, c->size,
@@ -162,7 +137,7 @@ extern "C" int PMPI_Cartdim_get(MPI_Comm comm, int* ndims) noexcept {
   constexpr const char* kFn = "MPI_Cartdim_get";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = cart_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_CART, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   if (ndims == nullptr) {
@@ -178,7 +153,7 @@ extern "C" int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[],
   constexpr const char* kFn = "MPI_Cart_get";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = cart_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_CART, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   if (maxdims < 0) {
@@ -203,7 +178,7 @@ extern "C" int PMPI_Cart_rank(MPI_Comm comm, const int coords[],
   constexpr const char* kFn = "MPI_Cart_rank";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = cart_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_CART, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   if (rank == nullptr) {
@@ -242,7 +217,7 @@ extern "C" int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims,
   constexpr const char* kFn = "MPI_Cart_coords";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = cart_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_CART, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   if (rank < 0 || rank >= c->size) {
@@ -269,7 +244,7 @@ extern "C" int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp,
   constexpr const char* kFn = "MPI_Cart_shift";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = cart_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_CART, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   if (t->dims.empty()) {
@@ -296,7 +271,7 @@ extern "C" int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[],
   constexpr const char* kFn = "MPI_Cart_sub";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = cart_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_CART, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   if (!t->dims.empty() && remain_dims == nullptr) {
@@ -341,12 +316,8 @@ extern "C" int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
                              const int periods[], int* newrank) noexcept {
   constexpr const char* kFn = "MPI_Cart_map";
   Comm* c = nullptr;
-  if (int rc = check_comm_call(comm, kFn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_topology_parent(comm, kFn, &c); rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (c->is_inter) {
-    return fail_static(c, MPI_ERR_COMM, kFn,
-                       "a virtual topology needs an intracommunicator");
   }
   // A grid larger than the communicator is MPI_ERR_DIMS here, as in
   // MPICH (MPI_Cart_create says MPI_ERR_ARG, as MPICH does too).

@@ -14,18 +14,12 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/info.hpp"
 #include "mpi/topology.hpp"
+#include "mpi/topology_args.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
 
 namespace {
-
-int check_comm_call(MPI_Comm comm, const char* function, Comm** out) {
-  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  return check_comm(comm, out, function);
-}
 
 // One side of a process's edges: `degree` ranks of `c` with their weights
 // (MPI_UNWEIGHTED: none; MPI_WEIGHTS_EMPTY: none, legal for degree 0).
@@ -66,27 +60,12 @@ int take_edges(Comm* c, const char* function, const char* side, int degree,
   return MPI_SUCCESS;
 }
 
-// The topology of a distributed-graph communicator, or an error raised.
-int dist_graph_of(MPI_Comm comm, const char* function, Comm** c,
-                  const Topology** out) {
-  if (int rc = check_comm_call(comm, function, c); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  const Topology* t = (*c)->topology.get();
-  if (t == nullptr || t->kind != MPI_DIST_GRAPH) {
-    return fail_static(*c, MPI_ERR_TOPOLOGY, function,
-                       "the communicator has no distributed graph topology");
-  }
-  *out = t;
-  return MPI_SUCCESS;
-}
-
 }  // namespace
 
 extern "C" int PMPI_Topo_test(MPI_Comm comm, int* status) noexcept {
   constexpr const char* kFn = "MPI_Topo_test";
   Comm* c = nullptr;
-  if (int rc = check_comm_call(comm, kFn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_topology_comm(comm, kFn, &c); rc != MPI_SUCCESS) {
     return rc;
   }
   if (status == nullptr) {
@@ -106,12 +85,8 @@ extern "C" int PMPI_Dist_graph_create_adjacent(
   // on one machine there is no placement to improve by renumbering).
   constexpr const char* kFn = "MPI_Dist_graph_create_adjacent";
   Comm* c = nullptr;
-  if (int rc = check_comm_call(comm_old, kFn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_topology_parent(comm_old, kFn, &c); rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (c->is_inter) {
-    return fail_static(c, MPI_ERR_COMM, kFn,
-                       "a virtual topology needs an intracommunicator");
   }
   if (comm_dist_graph == nullptr) {
     return fail_static(c, MPI_ERR_ARG, kFn, "NULL output argument");
@@ -154,7 +129,8 @@ extern "C" int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree,
   constexpr const char* kFn = "MPI_Dist_graph_neighbors_count";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = dist_graph_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_DIST_GRAPH, kFn, &c, &t);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (indegree == nullptr || outdegree == nullptr || weighted == nullptr) {
@@ -174,7 +150,8 @@ extern "C" int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree,
   constexpr const char* kFn = "MPI_Dist_graph_neighbors";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = dist_graph_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_DIST_GRAPH, kFn, &c, &t);
+      rc != MPI_SUCCESS) {
     return rc;
   }
   if (maxindegree < 0 || maxoutdegree < 0) {
@@ -283,12 +260,8 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm_old, int n,
   // MPI_Dist_graph_create_adjacent.
   constexpr const char* kFn = "MPI_Dist_graph_create";
   Comm* c = nullptr;
-  if (int rc = check_comm_call(comm_old, kFn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_topology_parent(comm_old, kFn, &c); rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (c->is_inter) {
-    return fail_static(c, MPI_ERR_COMM, kFn,
-                       "a virtual topology needs an intracommunicator");
   }
   std::int64_t total = 0;
   if (int rc = check_given_edges(c, kFn, n, sources, degrees, destinations,

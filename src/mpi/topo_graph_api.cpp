@@ -11,33 +11,12 @@
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/topology.hpp"
+#include "mpi/topology_args.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
 
 namespace {
-
-int check_comm_call(MPI_Comm comm, const char* function, Comm** out) {
-  if (int rc = check_initialized(function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  return check_comm(comm, out, function);
-}
-
-// The topology of a graph communicator, or an error raised.
-int graph_of(MPI_Comm comm, const char* function, Comm** c,
-             const Topology** out) {
-  if (int rc = check_comm_call(comm, function, c); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  const Topology* t = (*c)->topology.get();
-  if (t == nullptr || t->kind != MPI_GRAPH) {
-    return fail_static(*c, MPI_ERR_TOPOLOGY, function,
-                       "the communicator has no graph topology");
-  }
-  *out = t;
-  return MPI_SUCCESS;
-}
 
 // MPI_Graph_create's and MPI_Graph_map's graph: nnodes nodes (at most the
 // communicator's size), index[] non-decreasing from 0, each edge a node.
@@ -106,12 +85,8 @@ extern "C" int PMPI_Graph_create(MPI_Comm comm_old, int nnodes,
   // renumbering).
   constexpr const char* kFn = "MPI_Graph_create";
   Comm* c = nullptr;
-  if (int rc = check_comm_call(comm_old, kFn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_topology_parent(comm_old, kFn, &c); rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (c->is_inter) {
-    return fail_static(c, MPI_ERR_COMM, kFn,
-                       "a virtual topology needs an intracommunicator");
   }
   if (int rc = check_graph(c, kFn, nnodes, indx, edges); rc != MPI_SUCCESS) {
     return rc;
@@ -145,7 +120,7 @@ extern "C" int PMPI_Graphdims_get(MPI_Comm comm, int* nnodes,
   constexpr const char* kFn = "MPI_Graphdims_get";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = graph_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_GRAPH, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   if (nnodes == nullptr || nedges == nullptr) {
@@ -162,7 +137,7 @@ extern "C" int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges,
   constexpr const char* kFn = "MPI_Graph_get";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = graph_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_GRAPH, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   if (maxindex < 0 || maxedges < 0) {
@@ -186,7 +161,7 @@ extern "C" int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank,
   constexpr const char* kFn = "MPI_Graph_neighbors_count";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = graph_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_GRAPH, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   int begin = 0;
@@ -207,7 +182,7 @@ extern "C" int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
   constexpr const char* kFn = "MPI_Graph_neighbors";
   Comm* c = nullptr;
   const Topology* t = nullptr;
-  if (int rc = graph_of(comm, kFn, &c, &t); rc != MPI_SUCCESS) {
+  if (int rc = topology_of(comm, MPI_GRAPH, kFn, &c, &t); rc != MPI_SUCCESS) {
     return rc;
   }
   int begin = 0;
@@ -231,12 +206,8 @@ extern "C" int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int indx[],
                               const int edges[], int* newrank) noexcept {
   constexpr const char* kFn = "MPI_Graph_map";
   Comm* c = nullptr;
-  if (int rc = check_comm_call(comm, kFn, &c); rc != MPI_SUCCESS) {
+  if (int rc = check_topology_parent(comm, kFn, &c); rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (c->is_inter) {
-    return fail_static(c, MPI_ERR_COMM, kFn,
-                       "a virtual topology needs an intracommunicator");
   }
   if (int rc = check_graph(c, kFn, nnodes, indx, edges); rc != MPI_SUCCESS) {
     return rc;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The communicators that hold a virtual topology (topology.hpp): a dup of
-// the parent, or a split of its first ranks. Apart from topology.cpp so
+// the parent, or a split of its first ranks; and the topology a call finds
+// on its communicator (topology_args.hpp). Apart from topology.cpp so
 // that the neighbour lists can be unit-tested without the communicator
 // machinery.
 #include <utility>
@@ -8,6 +9,7 @@
 #include "mpi/comm.hpp"
 #include "mpi/core.hpp"
 #include "mpi/topology.hpp"
+#include "mpi/topology_args.hpp"
 
 namespace shmpi::mpi {
 
@@ -50,6 +52,25 @@ int make_topology_comm(Comm& parent, int nodes,
     fresh->topology = std::move(topology);
   }
   *out = fresh;
+  return MPI_SUCCESS;
+}
+
+int topology_of(MPI_Comm comm, int kind, const char* function, Comm** c,
+                const Topology** out) {
+  if (int rc = check_topology_comm(comm, function, c); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const Topology* t = (*c)->topology.get();
+  if (t == nullptr || t->kind != kind) {
+    const char* detail =
+        kind == MPI_CART
+            ? "the communicator has no Cartesian topology"
+            : (kind == MPI_GRAPH
+                   ? "the communicator has no graph topology"
+                   : "the communicator has no distributed graph topology");
+    return fail_static(*c, MPI_ERR_TOPOLOGY, function, detail);
+  }
+  *out = t;
   return MPI_SUCCESS;
 }
 
