@@ -7,6 +7,7 @@
 #include <atomic>
 #include <deque>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -191,6 +192,13 @@ Comm* make_comm_from(std::vector<std::uint32_t> slots,
 // the scratch directory. On success out->created is the new communicator.
 int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
                        int tag, SplitResult* out, const char** why);
+// MPI_Comm_create_from_group's: the same among the members of `lpids`
+// (this process is lpids[index]), with no parent, keyed by the group and
+// the whole string tag. The new communicator gets `errhandler`.
+int create_from_group_round(const std::vector<std::int32_t>& lpids, int index,
+                            std::string_view stringtag,
+                            MPI_Errhandler errhandler, SplitResult* out,
+                            const char** why);
 
 // The NUMA sub-communicators of an intracommunicator (seed 000's
 // sub-communicator type field): computed by every member from the rank

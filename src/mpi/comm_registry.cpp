@@ -569,22 +569,28 @@ void settle_merge(Comm& local, std::uint32_t tag, bool ok, bool retry,
   }
 }
 
-int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
-                       int tag, SplitResult* out, const char** why) {
+namespace {
+
+// The agreement among the members of `lpids` (in group order; this process
+// is lpids[index]) on a rendezvous block found in the scratch directory
+// under a digest of `words` and the number of earlier calls with the same
+// words (the same count on every member, since a group's members make such
+// calls in the same order). The round's arbiter key is (arbiter_context,
+// arbiter_tag). On success out->created is the new communicator, with
+// `errhandler`.
+int rendezvous_round(const std::vector<std::int32_t>& lpids, int index,
+                     std::vector<std::uint64_t> words,
+                     std::uint16_t arbiter_context, std::uint32_t arbiter_tag,
+                     MPI_Errhandler errhandler, SplitResult* out,
+                     const char** why) {
   static scratch::Directory directory(state().runtime->segment());
   static std::map<std::uint64_t, std::uint64_t> generations;
   static std::mutex generations_mutex;
   const std::vector<std::uint32_t> slots = slots_of(lpids);
-  const std::int32_t me = parent.lpids[static_cast<std::size_t>(parent.rank)];
-  const auto index = static_cast<int>(
-      std::find(lpids.begin(), lpids.end(), me) - lpids.begin());
   const auto leader = static_cast<std::uint32_t>(
       std::min_element(slots.begin(), slots.end()) - slots.begin());
-  // The key: who, on which parent, with which tag, and how many times
-  // before (the same count on every member).
-  std::vector<std::uint64_t> words = {slots[leader], parent.recv_context_id,
-                                      static_cast<std::uint64_t>(tag),
-                                      slots.size()};
+  words.push_back(slots[leader]);
+  words.push_back(slots.size());
   words.insert(words.end(), slots.begin(), slots.end());
   const std::uint64_t base = scratch::digest(words.data(), words.size());
   std::uint64_t generation;
@@ -605,7 +611,7 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
     }
     block->header.key = key;
     if (!directory.insert(key, block_pool().offset_of(block))) {
-      *why = "too many MPI_Comm_create_group calls in flight at once";
+      *why = "too many group-wise communicator creations in flight at once";
       return MPI_ERR_NO_MEM;
     }
     wake_others(slots, static_cast<std::size_t>(index));  // as in attach_block
@@ -622,22 +628,21 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
   group.size = group.remote_size = static_cast<int>(lpids.size());
   group.slots = slots;
   group.lpids = lpids;
-  group.recv_context_id = group.context_id = parent.recv_context_id;
+  group.recv_context_id = group.context_id = arbiter_context;
+  group.errhandler = errhandler;
   detail::CommShared shared;
   shared.use_block(block, block->header.capacity);
   shared.leader = leader;
   shared.round = block->header.base_round.load(std::memory_order_relaxed);
   shared.all_seen = shared.round;  // older slots are nobody's to read
   group.shared = &shared;
-  int rc = split_round(group, 0, index,
-                       0x80000000u | static_cast<std::uint32_t>(tag), out, why);
+  int rc = split_round(group, 0, index, arbiter_tag, out, why);
   if (rc == MPI_SUCCESS && out->joined) {
     Comm* c = make_intracomm(group, *out);
     if (c == nullptr) {
       rc = MPI_ERR_NO_MEM;
       *why = "out of communicator handles";
     } else {
-      c->errhandler = parent.errhandler;
       out->created = c;
     }
   }
@@ -650,6 +655,56 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
     block_pool().recycle(block);
   }
   return rc;
+}
+
+// Words that tell the key digests of the two kinds of rendezvous apart.
+constexpr std::uint64_t kCreateGroupWord = 0x43724772;  // "CrGr"
+constexpr std::uint64_t kFromGroupWord = 0x46724772;    // "FrGr"
+// The arbiter context of MPI_Comm_create_from_group's rounds: they have no
+// parent, and no communicator's receive context has Z = 1, so this one is
+// nobody's.
+constexpr std::uint16_t kFromGroupContext = 0xffff;
+
+}  // namespace
+
+int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
+                       int tag, SplitResult* out, const char** why) {
+  const std::int32_t me = parent.lpids[static_cast<std::size_t>(parent.rank)];
+  const auto index = static_cast<int>(
+      std::find(lpids.begin(), lpids.end(), me) - lpids.begin());
+  // The key: who, on which parent, with which tag, and how many times
+  // before.
+  return rendezvous_round(lpids, index,
+                          {kCreateGroupWord, parent.recv_context_id,
+                           static_cast<std::uint64_t>(tag)},
+                          parent.recv_context_id,
+                          0x80000000u | static_cast<std::uint32_t>(tag),
+                          parent.errhandler, out, why);
+}
+
+int create_from_group_round(const std::vector<std::int32_t>& lpids, int index,
+                            std::string_view stringtag,
+                            MPI_Errhandler errhandler, SplitResult* out,
+                            const char** why) {
+  // The whole string goes into the digest, eight bytes a word, after its
+  // length: two string tags differ in the key unless the 64-bit digests
+  // collide (docs/design.md).
+  std::vector<std::uint64_t> words = {kFromGroupWord, stringtag.size()};
+  for (std::size_t i = 0; i < stringtag.size(); i += 8) {
+    std::uint64_t word = 0;
+    for (std::size_t b = 0; b < 8 && i + b < stringtag.size(); ++b) {
+      word |= std::uint64_t{static_cast<unsigned char>(stringtag[i + b])}
+              << (8 * b);
+    }
+    words.push_back(word);
+  }
+  // The arbiter key only orders this process's pending allocations; 31
+  // bits of the digest, the same on every member.
+  const std::uint64_t tag_digest = scratch::digest(words.data(), words.size());
+  return rendezvous_round(
+      lpids, index, std::move(words), kFromGroupContext,
+      0x80000000u | static_cast<std::uint32_t>(tag_digest >> 33), errhandler,
+      out, why);
 }
 
 int make_numa_subcomms(Comm& comm) {
