@@ -11,6 +11,7 @@
 #include "mpi/datatype.hpp"
 #include "mpi/detail/unsupported.hpp"
 #include "mpi/errors.hpp"
+#include "mpi/session.hpp"
 
 namespace shmpi::mpi {
 
@@ -58,15 +59,13 @@ Comm* raised_on(Comm* comm) {
   if (comm != nullptr) {
     return comm;
   }
-  return initialized() ? &state().self : nullptr;
+  return world_initialized() ? &state().self : nullptr;
 }
 
-int apply_handler(Comm* comm, int code, const char* message) {
-  Comm* target = raised_on(comm);
-  // Without a communicator the initial error handler applies (MPI 4.0
-  // §9.3): MPI_ERRORS_ARE_FATAL, as shmpirun takes no mpi_initial_errhandler.
-  MPI_Errhandler handler =
-      target != nullptr ? target->errhandler : MPI_ERRORS_ARE_FATAL;
+// Applies `handler`; a user handler gets `comm` or `session`, whichever
+// its kind takes.
+int apply(MPI_Errhandler handler, Comm* comm, Session* session, int code,
+          const char* message) {
   if (handler == MPI_ERRORS_RETURN) {
     return code;
   }
@@ -76,11 +75,32 @@ int apply_handler(Comm* comm, int code, const char* message) {
     fatal(code);
   }
   if (Errhandler* user = state().errhandlers.find(handler)) {
-    MPI_Comm handle = target->handle;
     int code_copy = code;
-    user->function(&handle, &code_copy);
+    if (comm != nullptr && user->function != nullptr) {
+      MPI_Comm handle = comm->handle;
+      user->function(&handle, &code_copy);
+    } else if (session != nullptr && user->session_function != nullptr) {
+      MPI_Session handle = session_handle(session);
+      user->session_function(&handle, &code_copy);
+    }
   }
   return code;
+}
+
+int apply_handler(Comm* comm, int code, const char* message) {
+  Comm* target = raised_on(comm);
+  // Without a communicator the initial error handler applies (MPI 4.0
+  // §9.3): MPI_ERRORS_ARE_FATAL, as shmpirun takes no mpi_initial_errhandler.
+  MPI_Errhandler handler =
+      target != nullptr ? target->errhandler : MPI_ERRORS_ARE_FATAL;
+  return apply(handler, target, nullptr, code, message);
+}
+
+int apply_session_handler(Session* session, int code, const char* message) {
+  if (session == nullptr) {
+    return apply_handler(nullptr, code, message);
+  }
+  return apply(session->errhandler, nullptr, session, code, message);
 }
 
 }  // namespace
@@ -110,6 +130,36 @@ int fail_static(Comm* comm, int mpi_class, const char* function,
   return apply_handler(comm, make_error_code(mpi_class, text), text);
 }
 
+int fail_session(Session* session, int mpi_class, const char* function,
+                 const char* detail, ...) noexcept {
+  char text[512];
+  int used = std::snprintf(text, sizeof text, "%s: ", function);
+  std::va_list args;
+  va_start(args, detail);
+  std::vsnprintf(text + used, sizeof text - static_cast<std::size_t>(used),
+                 detail, args);
+  va_end(args);
+  char short_text[160];
+  std::snprintf(short_text, sizeof short_text, "%s: %s", function,
+                std::string_view(error_string(mpi_class)).data());
+  return apply_session_handler(session, make_error_code(mpi_class, short_text),
+                               text);
+}
+
+int raise_session_code(Session* session, int code,
+                       const char* function) noexcept {
+  char text[512];
+  std::string_view what = error_string(code);
+  if (what.empty()) {
+    std::snprintf(text, sizeof text, "%s: error code %d (class %d)", function,
+                  code, error_class_of(code));
+  } else {
+    std::snprintf(text, sizeof text, "%s: %.*s", function,
+                  static_cast<int>(what.size()), what.data());
+  }
+  return apply_session_handler(session, code, text);
+}
+
 int raise_code(Comm* comm, int code, const char* function) noexcept {
   char text[512];
   std::string_view what = error_string(code);
@@ -125,10 +175,10 @@ int raise_code(Comm* comm, int code, const char* function) noexcept {
 }
 
 void detail::not_initialized(const char* function) noexcept {
-  base::log_error("%s called %s MPI_Init", function,
+  base::log_error("%s called %s", function,
                   runtime::lifecycle().load() == runtime::kFinalized
-                      ? "after MPI_Finalize"
-                      : "before");
+                      ? "after MPI_Finalize, with no session open"
+                      : "before MPI_Init or MPI_Session_init");
   ::_exit(1);
 }
 

@@ -31,9 +31,15 @@ inline constexpr std::uintptr_t kPredefinedLimit =
 struct Errhandler {
   static constexpr std::uint32_t kMagic = 0x45726831;  // "Erh1"
   std::uint32_t magic = kMagic;
+  // Made by MPI_Comm_create_errhandler (function) or by
+  // MPI_Session_create_errhandler (session_function); each kind of object
+  // takes only its own kind.
   MPI_Comm_errhandler_function* function = nullptr;
+  MPI_Session_errhandler_function* session_function = nullptr;
   int references = 1;
 };
+
+struct Session;  // mpi/session.hpp
 
 namespace detail {
 struct CommShared;  // mpi/comm/*: scratch block and creation bookkeeping
@@ -120,7 +126,18 @@ inline MpiState& state() {
   return detail::make_state();
 }
 
+// The runtime runs: some MPI_Init or MPI_Session_init has not been ended
+// by its MPI_Finalize / MPI_Session_finalize (mpi/lifecycle.hpp).
 inline bool initialized() {
+  // Acquire: pairs with start_runtime()'s release, so the state it set up
+  // is seen.
+  return runtime::active().load(std::memory_order_acquire);
+}
+// The World Model runs: between MPI_Init and MPI_Finalize, when
+// MPI_COMM_WORLD and MPI_COMM_SELF exist.
+inline bool world_initialized() {
+  // Acquire: pairs with MPI_Init's release store, after it made the
+  // predefined communicators.
   return runtime::lifecycle().load(std::memory_order_acquire) ==
          runtime::kInitialized;
 }
@@ -130,11 +147,12 @@ inline Comm* find_comm(MPI_Comm comm) {
   if (!initialized()) [[unlikely]] {
     return nullptr;
   }
-  if (comm == MPI_COMM_WORLD) {
-    return &state().world;
-  }
-  if (comm == MPI_COMM_SELF) {
-    return &state().self;
+  if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF) {
+    // Only the World Model has them (a sessions-only program does not).
+    if (!world_initialized()) {
+      return nullptr;
+    }
+    return comm == MPI_COMM_WORLD ? &state().world : &state().self;
   }
   return state().comms.find(comm);
 }
@@ -163,6 +181,14 @@ int fail_static(Comm* comm, int mpi_class, const char* function,
                 const char* detail) noexcept;
 // Same for a code that already carries its class (e.g. from a request).
 int raise_code(Comm* comm, int code, const char* function) noexcept;
+// The same two for an error on a session: raised on its error handler
+// (`session` nullptr: as fail(nullptr, ...)).
+[[gnu::format(printf, 4, 5)]] int fail_session(Session* session, int mpi_class,
+                                               const char* function,
+                                               const char* detail,
+                                               ...) noexcept;
+int raise_session_code(Session* session, int code,
+                       const char* function) noexcept;
 
 // Argument checks shared by the entry points; each returns MPI_SUCCESS or
 // raises (through fail) and returns the error code.

@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include <cstring>
+#include <string>
 
 #include "base/log.hpp"
 #include "mpi/bsend.hpp"
@@ -13,7 +14,7 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/errors.hpp"
 #include "mpi/keyval.hpp"
-#include "partitioned/partitioned.hpp"
+#include "mpi/session.hpp"
 #include "runtime/runtime.hpp"
 #include "segment/shared_heap.hpp"
 
@@ -24,14 +25,6 @@ namespace {
 
 pthread_t main_thread;
 
-void release_orphan(p2p::Request* request) {
-  if (request->user_object != nullptr) {
-    bsend_release(request);
-  }
-  partitioned::release(*request);  // no-op for other requests
-  state().requests.destroy(request);
-}
-
 int init_common(int required, int* provided, const char* function) {
   if (runtime::lifecycle().load(std::memory_order_acquire) !=
       runtime::kNotInitialized) {
@@ -41,31 +34,22 @@ int init_common(int required, int* provided, const char* function) {
                         : "initialized");
     return MPI_ERR_OTHER;
   }
-  int level = required;
-  if (level != MPI_THREAD_SINGLE && level != MPI_THREAD_FUNNELED &&
-      level != MPI_THREAD_SERIALIZED && level != MPI_THREAD_MULTIPLE) {
-    level = MPI_THREAD_SINGLE;
-  }
-  auto runtime =
-      runtime::Runtime::initialize(level == MPI_THREAD_MULTIPLE, level);
-  if (!runtime) {
-    base::log_error("%s: %.*s", function,
-                    static_cast<int>(runtime.error().what.size()),
-                    runtime.error().what.data());
+  std::string why;
+  int level = MPI_THREAD_SINGLE;
+  if (start_runtime(required, &level, &why) != MPI_SUCCESS) {
+    base::log_error("%s: %s", function, why.c_str());
     ::_exit(1);
   }
   MpiState& s = state();
-  s.runtime = runtime.value();
-  s.engine = &s.runtime->engine();
-  s.engine->set_orphan_handler(release_orphan);
-  partitioned::install(*s.engine);
-  s.requests.set_thread_safe(level == MPI_THREAD_MULTIPLE);
-  s.errhandlers.set_thread_safe(level == MPI_THREAD_MULTIPLE);
-  const runtime::WorldInfo& world = s.runtime->world();
-  s.comms.set_thread_safe(level == MPI_THREAD_MULTIPLE);
-  s.thread_multiple = level == MPI_THREAD_MULTIPLE;
-  init_predefined_comms(s, world);
+  init_predefined_comms(s, s.runtime->world());
   main_thread = pthread_self();
+  // MPI_Init is collective over MPI_COMM_WORLD: every rank's engine is
+  // prepared once it returns. Sessions never take part in this barrier, so
+  // every rank calls it as often as the others.
+  s.runtime->world_barrier();
+  // Release: pairs with world_initialized()'s acquire; WORLD and SELF are
+  // made.
+  runtime::lifecycle().store(runtime::kInitialized, std::memory_order_release);
   if (provided != nullptr) {
     *provided = level;
   }
@@ -86,8 +70,13 @@ extern "C" int PMPI_Init_thread(int* /*argc*/, char*** /*argv*/, int required,
 SHMPI_PMPI_ALIAS(MPI_Init_thread);
 
 extern "C" int PMPI_Finalize(void) noexcept {
-  if (int rc = check_initialized("MPI_Finalize"); rc != MPI_SUCCESS) {
-    return rc;
+  if (!world_initialized()) {
+    // With sessions open the runtime runs, but the World Model does not.
+    base::log_error("MPI_Finalize called %s",
+                    runtime::lifecycle().load() == runtime::kFinalized
+                        ? "twice"
+                        : "before MPI_Init");
+    ::_exit(1);
   }
   // MPI 4.0: MPI_Finalize first frees MPI_COMM_SELF's attributes (delete
   // callbacks in reverse set order), before anything else is shut down.
@@ -102,17 +91,18 @@ extern "C" int PMPI_Finalize(void) noexcept {
     attributes_rc = raise_code(&state().self, attributes_rc, "MPI_Finalize");
   }
   bsend_flush();
-  if (auto done = runtime::Runtime::finalize(); !done) {
-    return fail(nullptr, done.error().mpi_class, "MPI_Finalize", "%.*s",
-                static_cast<int>(done.error().what.size()),
-                done.error().what.data());
-  }
-  // After finalize's barrier, so no member still reads their blocks: the
+  // Collective over MPI_COMM_WORLD, as MPI_Init.
+  state().runtime->world_barrier();
+  // Release: as in init_common (MPI_Finalized's readers).
+  runtime::lifecycle().store(runtime::kFinalized, std::memory_order_release);
+  // After the barrier, so no member still reads their blocks: the
   // sub-communicators the hierarchical collectives made of WORLD and SELF
   // give back their context IDs and blocks, and nothing of them is left
   // for a leak checker to report.
   destroy_numa_subcomms(state().world);
   destroy_numa_subcomms(state().self);
+  // The runtime ends here unless a session is still open.
+  stop_runtime();
   return attributes_rc;
 }
 SHMPI_PMPI_ALIAS(MPI_Finalize);
@@ -223,6 +213,11 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm,
   if (!valid_errhandler(errhandler)) {
     return fail(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
                 "invalid error handler");
+  }
+  if (const Errhandler* user = state().errhandlers.find(errhandler);
+      user != nullptr && user->function == nullptr) {
+    return fail(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+                "the error handler was made for sessions");
   }
   if (Errhandler* user = state().errhandlers.find(errhandler)) {
     ++user->references;

@@ -18,6 +18,7 @@
 #include "mpi/info.hpp"
 #include "mpi/message.hpp"
 #include "mpi/op.hpp"
+#include "mpi/session.hpp"
 
 using namespace shmpi::mpi;
 
@@ -75,7 +76,7 @@ Handle from_fint(MPI_Fint fint, Handle null, const HandleArena<T>& arena) {
   return null;
 }
 
-// Windows, files and sessions: shmpi makes none, so only their null
+// Windows and files: shmpi makes none, so only their null
 // handles (and values the checks reject) exist.
 template <typename Handle>
 MPI_Fint null_only_to_fint(Handle handle, Handle null) {
@@ -194,12 +195,12 @@ extern "C" MPI_File PMPI_File_f2c(MPI_Fint file) noexcept {
 SHMPI_PMPI_ALIAS(MPI_File_f2c);
 
 extern "C" MPI_Fint PMPI_Session_c2f(MPI_Session session) noexcept {
-  return null_only_to_fint(session, MPI_SESSION_NULL);
+  return to_fint(session, MPI_SESSION_NULL, session_arena());
 }
 SHMPI_PMPI_ALIAS(MPI_Session_c2f);
 
 extern "C" MPI_Session PMPI_Session_f2c(MPI_Fint session) noexcept {
-  return null_only_from_fint(session, MPI_SESSION_NULL);
+  return from_fint(session, MPI_SESSION_NULL, session_arena());
 }
 SHMPI_PMPI_ALIAS(MPI_Session_f2c);
 

@@ -25,6 +25,11 @@ std::atomic<int>& lifecycle() {
   return state;
 }
 
+std::atomic<bool>& active() {
+  static std::atomic<bool> running{false};
+  return running;
+}
+
 namespace {
 
 constexpr int kErrOther = 16;
@@ -119,16 +124,16 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   // gpid = (process group, rank in it): the first world is group 0. Plain
   // store, published by the release below and the start-up barrier.
   info.gpid = std::uint64_t{world.rank};
-  // Release: our prepared region is published with the state (the barrier
-  // below also orders it).
+  // Release: our prepared region is published with the state (MPI_Init's
+  // barrier, or a session's first agreement round, also orders it: no rank
+  // sends to us before either).
   info.state.store(static_cast<std::uint32_t>(segment::RankState::kRunning),
                    std::memory_order_release);
+  runtime->launched_ = launched;
   if (launched) {
     runtime->enable_shared_malloc();
   }
   instance_ = runtime.release();
-  instance_->world_barrier();
-  lifecycle().store(kInitialized, std::memory_order_release);
   return instance_;
 }
 
@@ -169,17 +174,23 @@ void Runtime::world_barrier() {
       [&] { return block->epoch.load(std::memory_order_acquire) > epoch; });
 }
 
-Result<void> Runtime::finalize() {
-  Runtime* runtime = instance_;
-  runtime->world_barrier();
-  segment::RankInfo& info = runtime->segment_.rank_info(runtime->world_.slot);
+void Runtime::end() {
+  segment::RankInfo& info = segment_.rank_info(world_.slot);
+  // Release: pairs with shmpirun's acquire when it judges our exit; what we
+  // did before ending is ordered before the state it reads.
   info.state.store(static_cast<std::uint32_t>(segment::RankState::kFinalized),
                    std::memory_order_release);
-  lifecycle().store(kFinalized, std::memory_order_release);
   shared_malloc::stop_allocating();
-  // The engine and the mapping stay: other ranks may still be reading our
-  // staging slots, and the memfd lives until every process has exited.
-  return {};
+}
+
+void Runtime::resume() {
+  segment::RankInfo& info = segment_.rank_info(world_.slot);
+  // Release: as in initialize(); nothing of ours changed meanwhile.
+  info.state.store(static_cast<std::uint32_t>(segment::RankState::kRunning),
+                   std::memory_order_release);
+  if (launched_) {
+    enable_shared_malloc();
+  }
 }
 
 void Runtime::abort_job(int code) {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Runtime: the life of one MPI process. MPI_Init attaches to the job's
-// segment (or makes a private one when the program was started without
-// shmpirun), prepares the point-to-point engine and meets the other ranks;
-// MPI_Finalize meets them again and marks this rank finalized.
+// Runtime: the life of one MPI process. The first MPI_Init or
+// MPI_Session_init attaches to the job's segment (or makes a private one
+// when the program was started without shmpirun) and prepares the
+// point-to-point engine; the last MPI_Finalize or MPI_Session_finalize
+// marks this rank finalized (end()). The object then stays, mapping and
+// engine included, so a later MPI_Init or MPI_Session_init resumes it.
+// Meeting the other ranks (world_barrier) is the World Model's: MPI_Init
+// and MPI_Finalize call it, sessions never do (MPI_Session_init is local).
 #pragma once
 
 #include <atomic>
@@ -26,10 +30,17 @@ struct WorldInfo {
 class Runtime {
  public:
   // Initialises the process; `thread_multiple` turns the engine's locks on.
+  // Local: meets no other rank. Called once per process.
   static Result<Runtime*> initialize(bool thread_multiple, int thread_level);
   static Runtime* get() { return instance_; }
-  // Collective over MPI_COMM_WORLD; destroys the runtime.
-  static Result<void> finalize();
+  // Marks this rank finalized in the segment (what shmpirun checks when it
+  // exits) and stops shared-heap allocations. Local. The engine and the
+  // mapping stay: other ranks may still be reading our staging slots, and
+  // the memfd lives until every process has exited.
+  void end();
+  // Undoes end(): the rank runs again (MPI_Init or MPI_Session_init after
+  // every earlier user finished).
+  void resume();
 
   const WorldInfo& world() const { return world_; }
   p2p::Engine& engine() { return *engine_; }
@@ -50,12 +61,18 @@ class Runtime {
   WorldInfo world_;
   std::unique_ptr<p2p::Engine> engine_;
   std::uint64_t barrier_epoch_ = 0;
+  bool launched_ = false;  // attached to shmpirun's segment
 };
 
-// The state that MPI_Initialized / MPI_Finalized report; safe from any thread.
+// The World Model's state, which MPI_Initialized / MPI_Finalized report
+// (the MPI layer sets it); safe from any thread.
 std::atomic<int>& lifecycle();  // 0 not yet, 1 initialized, 2 finalized
 inline constexpr int kNotInitialized = 0;
 inline constexpr int kInitialized = 1;
 inline constexpr int kFinalized = 2;
+// Whether the runtime runs: between the first MPI_Init / MPI_Session_init
+// and the last MPI_Finalize / MPI_Session_finalize (the MPI layer sets it,
+// mpi/lifecycle.cpp); safe from any thread.
+std::atomic<bool>& active();
 
 }  // namespace shmpi::runtime

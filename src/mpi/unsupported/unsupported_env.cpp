@@ -35,31 +35,6 @@ extern "C" int PMPI_File_set_errhandler(MPI_File /*file*/,
 }
 SHMPI_PMPI_ALIAS(MPI_File_set_errhandler);
 
-extern "C" int PMPI_Session_call_errhandler(
-    MPI_Session /*session*/, int /*errorcode*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Session_call_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Session_call_errhandler);
-
-extern "C" int PMPI_Session_create_errhandler(
-    MPI_Session_errhandler_function* /*session_errhandler_fn*/,
-    MPI_Errhandler* /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Session_create_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Session_create_errhandler);
-
-extern "C" int PMPI_Session_get_errhandler(
-    MPI_Session /*session*/, MPI_Errhandler* /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Session_get_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Session_get_errhandler);
-
-extern "C" int PMPI_Session_set_errhandler(
-    MPI_Session /*session*/, MPI_Errhandler /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Session_set_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Session_set_errhandler);
-
 extern "C" int PMPI_Win_call_errhandler(MPI_Win /*win*/,
                                         int /*errorcode*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Win_call_errhandler");
