@@ -687,8 +687,10 @@ int create_from_group_round(const std::vector<std::int32_t>& lpids, int index,
                             MPI_Errhandler errhandler, SplitResult* out,
                             const char** why) {
   // The whole string goes into the digest, eight bytes a word, after its
-  // length: two string tags differ in the key unless the 64-bit digests
-  // collide (docs/design.md).
+  // length, not a hash of it made beforehand. Two creations in flight at
+  // once (different groups or tags) still meet on one block if the 50 high
+  // bits of their digests, which homed_key() keeps, coincide (about 2^-50
+  // per pair); the directory cannot detect that.
   std::vector<std::uint64_t> words = {kFromGroupWord, stringtag.size()};
   for (std::size_t i = 0; i < stringtag.size(); i += 8) {
     std::uint64_t word = 0;

@@ -172,6 +172,12 @@ extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
     return fail_session(nullptr, MPI_ERR_ARG, kFn,
                         "invalid error handler (not one for sessions)");
   }
+  // From here on errors go to `errhandler` (MPI 4.0 §11.3.1), when it is a
+  // predefined one: a user handler needs a session to be called with.
+  Session for_errors;
+  for_errors.errhandler = errhandler;
+  Session* raise_on =
+      state().errhandlers.find(errhandler) == nullptr ? &for_errors : nullptr;
   int required = MPI_THREAD_SINGLE;
   InfoEntries entries;
   if (given != nullptr) {
@@ -179,7 +185,7 @@ extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
     if (const std::string* level = given->find("thread_level")) {
       required = thread_level_of(*level);
       if (required < 0) {
-        return fail_session(nullptr, MPI_ERR_ARG, kFn,
+        return fail_session(raise_on, MPI_ERR_ARG, kFn,
                             "invalid thread_level \"%s\"", level->c_str());
       }
     }
@@ -187,13 +193,14 @@ extern "C" int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
   std::string why;
   int provided = MPI_THREAD_SINGLE;
   if (start_runtime(required, &provided, &why) != MPI_SUCCESS) {
-    return fail_session(nullptr, MPI_ERR_OTHER, kFn,
+    return fail_session(raise_on, MPI_ERR_OTHER, kFn,
                         "cannot start the runtime: %s", why.c_str());
   }
   Session* created = session_arena().create();
   if (created == nullptr) {
     stop_runtime();
-    return fail_session(nullptr, MPI_ERR_NO_MEM, kFn, "out of session handles");
+    return fail_session(raise_on, MPI_ERR_NO_MEM, kFn,
+                        "out of session handles");
   }
   created->thread_level = provided;
   created->info = std::move(entries);

@@ -3,7 +3,9 @@
 // order: "init_first" calls MPI_Init, opens a session, calls MPI_Finalize
 // and goes on with the session's communicator; "session_first" opens a
 // session, then runs MPI_Init..MPI_Finalize inside it. "restart" opens and
-// ends a session twice, without MPI_Init.
+// ends a session twice, without MPI_Init. "forget" opens a session and
+// exits without ending it, which shmpirun must report as an unfinished
+// rank.
 #include "common.h"
 
 static void init_first(void) {
@@ -65,8 +67,12 @@ int main(int argc, char** argv) {
     session_first();
   } else if (strcmp(mode, "restart") == 0) {
     restart();
+  } else if (strcmp(mode, "forget") == 0) {
+    MPI_Session session;
+    MT_CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session));
+    return 0;
   } else {
-    fprintf(stderr, "usage: mixed init_first|session_first|restart\n");
+    fprintf(stderr, "usage: mixed init_first|session_first|restart|forget\n");
     return 2;
   }
   return 0;
