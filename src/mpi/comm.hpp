@@ -195,10 +195,12 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
 // MPI_Comm_create_from_group's: the same among the members of `lpids`
 // (this process is lpids[index]), with no parent, keyed by the group and
 // the whole string tag. The new communicator gets `errhandler`.
+// `purpose` (part of the key) keeps the library's own uses apart from the
+// program's: 0 for MPI_Comm_create_from_group.
 int create_from_group_round(const std::vector<std::int32_t>& lpids, int index,
                             std::string_view stringtag,
                             MPI_Errhandler errhandler, SplitResult* out,
-                            const char** why);
+                            const char** why, std::uint64_t purpose = 0);
 
 // The NUMA sub-communicators of an intracommunicator (seed 000's
 // sub-communicator type field): computed by every member from the rank

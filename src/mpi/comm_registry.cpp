@@ -685,13 +685,14 @@ int create_group_round(Comm& parent, const std::vector<std::int32_t>& lpids,
 int create_from_group_round(const std::vector<std::int32_t>& lpids, int index,
                             std::string_view stringtag,
                             MPI_Errhandler errhandler, SplitResult* out,
-                            const char** why) {
+                            const char** why, std::uint64_t purpose) {
   // The whole string goes into the digest, eight bytes a word, after its
   // length, not a hash of it made beforehand. Two creations in flight at
   // once (different groups or tags) still meet on one block if the 50 high
   // bits of their digests, which homed_key() keeps, coincide (about 2^-50
   // per pair); the directory cannot detect that.
-  std::vector<std::uint64_t> words = {kFromGroupWord, stringtag.size()};
+  std::vector<std::uint64_t> words = {kFromGroupWord, purpose,
+                                      stringtag.size()};
   for (std::size_t i = 0; i < stringtag.size(); i += 8) {
     std::uint64_t word = 0;
     for (std::size_t b = 0; b < 8 && i + b < stringtag.size(); ++b) {

@@ -10,14 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Intercomm_create_from_groups(
-    MPI_Group /*local_group*/, int /*local_leader*/, MPI_Group /*remote_group*/,
-    int /*remote_leader*/, const char* /*stringtag*/, MPI_Info /*info*/,
-    MPI_Errhandler /*errhandler*/, MPI_Comm* /*newintercomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Intercomm_create_from_groups");
-}
-SHMPI_PMPI_ALIAS(MPI_Intercomm_create_from_groups);
-
 extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* /*win_copy_attr_fn*/,
                                       MPI_Win_delete_attr_function* /*win_delete_attr_fn*/,
                                       int* /*win_keyval*/,
