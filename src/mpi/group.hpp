@@ -26,7 +26,7 @@ struct Group {
   std::atomic<int> references{1};
   // The session the group came from (MPI_Group_from_session_pset), whose
   // error handler MPI_Comm_create_from_group raises on; groups made from
-  // other groups or from communicators do not keep it.
+  // such a group keep it, groups of communicators have none.
   MPI_Session session = MPI_SESSION_NULL;
 
   int size() const { return static_cast<int>(lpids.size()); }

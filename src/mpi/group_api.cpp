@@ -123,10 +123,14 @@ int guarded(Comm* comm, const char* function, Body&& body) noexcept {
 }
 
 // Makes the new group and stores its handle: every constructor ends here.
+// A group made of a session's group keeps that session (Group::session).
 int emit(Comm* comm, MPI_Group* out, lpid::Members members,
-         const char* function) {
+         const char* function, MPI_Session session = MPI_SESSION_NULL) {
   if (int rc = make_group(std::move(members), out); rc != MPI_SUCCESS) {
     return fail(comm, rc, function, "cannot make the new group");
+  }
+  if (Group* made = find_group(*out); made != nullptr && !is_predefined(made)) {
+    made->session = session;
   }
   return MPI_SUCCESS;
 }
@@ -325,7 +329,7 @@ extern "C" int PMPI_Group_union(MPI_Group group1, MPI_Group group2,
   }
   return guarded(nullptr, kFunction, [&] {
     return emit(nullptr, newgroup, lpid::union_of(g1->lpids, g2->lpids),
-                kFunction);
+                kFunction, g1->session);
   });
 }
 SHMPI_PMPI_ALIAS(MPI_Group_union);
@@ -341,7 +345,7 @@ extern "C" int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2,
   }
   return guarded(nullptr, kFunction, [&] {
     return emit(nullptr, newgroup, lpid::intersection_of(g1->lpids, g2->lpids),
-                kFunction);
+                kFunction, g1->session);
   });
 }
 SHMPI_PMPI_ALIAS(MPI_Group_intersection);
@@ -357,7 +361,7 @@ extern "C" int PMPI_Group_difference(MPI_Group group1, MPI_Group group2,
   }
   return guarded(nullptr, kFunction, [&] {
     return emit(nullptr, newgroup, lpid::difference_of(g1->lpids, g2->lpids),
-                kFunction);
+                kFunction, g1->session);
   });
 }
 SHMPI_PMPI_ALIAS(MPI_Group_difference);
@@ -397,7 +401,8 @@ extern "C" int PMPI_Group_incl(MPI_Group group, int n, const int ranks[],
     if (int rc = check_distinct_ranks(*g, list, kFunction); rc != MPI_SUCCESS) {
       return rc;
     }
-    return emit(nullptr, newgroup, lpid::select(g->lpids, list), kFunction);
+    return emit(nullptr, newgroup, lpid::select(g->lpids, list), kFunction,
+                g->session);
   });
 }
 SHMPI_PMPI_ALIAS(MPI_Group_incl);
@@ -416,7 +421,8 @@ extern "C" int PMPI_Group_excl(MPI_Group group, int n, const int ranks[],
     if (int rc = check_distinct_ranks(*g, list, kFunction); rc != MPI_SUCCESS) {
       return rc;
     }
-    return emit(nullptr, newgroup, lpid::exclude(g->lpids, list), kFunction);
+    return emit(nullptr, newgroup, lpid::exclude(g->lpids, list), kFunction,
+                g->session);
   });
 }
 SHMPI_PMPI_ALIAS(MPI_Group_excl);
@@ -437,7 +443,8 @@ extern "C" int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
         rc != MPI_SUCCESS) {
       return rc;
     }
-    return emit(nullptr, newgroup, lpid::select(g->lpids, ranks), kFunction);
+    return emit(nullptr, newgroup, lpid::select(g->lpids, ranks), kFunction,
+                g->session);
   });
 }
 SHMPI_PMPI_ALIAS(MPI_Group_range_incl);
@@ -457,7 +464,8 @@ extern "C" int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
         rc != MPI_SUCCESS) {
       return rc;
     }
-    return emit(nullptr, newgroup, lpid::exclude(g->lpids, ranks), kFunction);
+    return emit(nullptr, newgroup, lpid::exclude(g->lpids, ranks), kFunction,
+                g->session);
   });
 }
 SHMPI_PMPI_ALIAS(MPI_Group_range_excl);

@@ -36,6 +36,25 @@ int main(void) {
   MPI_Errhandler mine;
   MT_CHECK_MPI(MPI_Session_create_errhandler(handler, &mine));
   MT_CHECK_MPI(MPI_Session_set_errhandler(session, mine));
+  // An error in MPI_Comm_create_from_group goes to the session of its
+  // group, also of a group made from the session's: here the handler for
+  // the new communicator is one for sessions, which is MPI_ERR_ARG.
+  MPI_Group world;
+  MT_CHECK_MPI(MPI_Group_from_session_pset(session, "mpi://WORLD", &world));
+  int zero = 0;
+  MPI_Group first;
+  MT_CHECK_MPI(MPI_Group_incl(world, 1, &zero, &first));
+  MPI_Comm comm = MPI_COMM_NULL;
+  rc = MPI_Comm_create_from_group(first, "org.shmpi.test.errhandler",
+                                  MPI_INFO_NULL, mine, &comm);
+  MT_CHECK(calls == 1 && last_class == MPI_ERR_ARG && last_session == session,
+           "create_from_group with a session handler: %d calls, class %d",
+           calls, last_class);
+  MT_CHECK(class_of(rc) == MPI_ERR_ARG, "returned %s", mt_error_string(rc));
+  calls = 0;
+  MT_CHECK_MPI(MPI_Group_free(&first));
+  MT_CHECK_MPI(MPI_Group_free(&world));
+
   MPI_Errhandler got;
   MT_CHECK_MPI(MPI_Session_get_errhandler(session, &got));
   MT_CHECK(got == mine, "MPI_Session_get_errhandler gives another handler");
