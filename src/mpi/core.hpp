@@ -144,15 +144,16 @@ inline bool world_initialized() {
 
 // Handle lookups: nullptr for a null, invalid or garbage handle.
 inline Comm* find_comm(MPI_Comm comm) {
-  if (!initialized()) [[unlikely]] {
-    return nullptr;
-  }
   if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF) {
-    // Only the World Model has them (a sessions-only program does not).
-    if (!world_initialized()) {
+    // Only the World Model has them (a sessions-only program does not);
+    // while it runs, so does the runtime, so one load decides.
+    if (!world_initialized()) [[unlikely]] {
       return nullptr;
     }
     return comm == MPI_COMM_WORLD ? &state().world : &state().self;
+  }
+  if (!initialized()) [[unlikely]] {
+    return nullptr;
   }
   return state().comms.find(comm);
 }
