@@ -16,7 +16,6 @@
 // along every edge.
 #include "mpitest.h"
 
-
 #define EDGES_PER_RANK 2
 
 static int steps[EDGES_PER_RANK] = {1, 3};

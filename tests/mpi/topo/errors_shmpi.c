@@ -11,7 +11,6 @@
 // Cartesian queries on a graph; MPI_ERR_COMM for an intercommunicator.
 #include "mpitest.h"
 
-
 int main(int argc, char** argv) {
   const int fatal = mt_errors_init(&argc, &argv);
   if (mt_errors_caller(fatal)) {
