@@ -335,7 +335,7 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       $1 == "barrier" { print impl "|" test "|barrier|" val("usec") }
       $1 == "bcast" || $1 == "allreduce" || $1 == "alltoall" || $1 == "gather" ||
       $1 == "scatter" || $1 == "allgather" || $1 == "reduce_scatter_block" ||
-      $1 == "scan" {
+      $1 == "scan" || $1 == "neighbor_alltoall" {
         print impl "|" test "|" $1 " " val("bytes") "|" val("usec")
       }
       $1 == "part" { print impl "|" test "|" val("parts") " x " val("bytes") "|" val("usec") }
@@ -496,7 +496,7 @@ rows_of() {  # rows of TEST in the order the programs print them
     # fewer rows, so the order of first appearance would depend on it.
     awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ {
       split($3, w, " ")
-      o = index(" barrier bcast allreduce alltoall gather scatter allgather reduce_scatter_block scan ",
+      o = index(" barrier bcast allreduce alltoall gather scatter allgather reduce_scatter_block scan neighbor_alltoall ",
                 " " w[1] " ")
       print o, w[2] + 0, $3 }' "$work/all.txt" | sort -k1,1n -k2,2n | cut -d' ' -f3-
   else
