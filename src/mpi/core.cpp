@@ -105,21 +105,45 @@ int apply_session_handler(Session* session, int code, const char* message) {
 
 }  // namespace
 
-int fail(Comm* comm, int mpi_class, const char* function, const char* detail,
-         ...) noexcept {
-  char text[512];
+namespace {
+
+// The message of an error raised with a formatted detail (`text`: the
+// function and the detail with its per-call values) and its code, whose
+// own message names the function and the class only, so repeated errors
+// reuse one interned message.
+int compose(char (&text)[512], int mpi_class, const char* function,
+            const char* detail, std::va_list args) {
   int used = std::snprintf(text, sizeof text, "%s: ", function);
-  std::va_list args;
-  va_start(args, detail);
   std::vsnprintf(text + used, sizeof text - static_cast<std::size_t>(used),
                  detail, args);
-  va_end(args);
-  // The code's message names the function and the problem, without the
-  // per-call values, so repeated errors reuse one interned message.
   char short_text[160];
   std::snprintf(short_text, sizeof short_text, "%s: %s", function,
                 std::string_view(error_string(mpi_class)).data());
-  int code = make_error_code(mpi_class, short_text);
+  return make_error_code(mpi_class, short_text);
+}
+
+// The message of a code raised as it is: its own string, or its number.
+void describe(char (&text)[512], int code, const char* function) {
+  std::string_view what = error_string(code);
+  if (what.empty()) {
+    // A code the program added without a string, or not a code at all.
+    std::snprintf(text, sizeof text, "%s: error code %d (class %d)", function,
+                  code, error_class_of(code));
+  } else {
+    std::snprintf(text, sizeof text, "%s: %.*s", function,
+                  static_cast<int>(what.size()), what.data());
+  }
+}
+
+}  // namespace
+
+int fail(Comm* comm, int mpi_class, const char* function, const char* detail,
+         ...) noexcept {
+  char text[512];
+  std::va_list args;
+  va_start(args, detail);
+  const int code = compose(text, mpi_class, function, detail, args);
+  va_end(args);
   return apply_handler(comm, code, text);
 }
 
@@ -133,44 +157,23 @@ int fail_static(Comm* comm, int mpi_class, const char* function,
 int fail_session(Session* session, int mpi_class, const char* function,
                  const char* detail, ...) noexcept {
   char text[512];
-  int used = std::snprintf(text, sizeof text, "%s: ", function);
   std::va_list args;
   va_start(args, detail);
-  std::vsnprintf(text + used, sizeof text - static_cast<std::size_t>(used),
-                 detail, args);
+  const int code = compose(text, mpi_class, function, detail, args);
   va_end(args);
-  char short_text[160];
-  std::snprintf(short_text, sizeof short_text, "%s: %s", function,
-                std::string_view(error_string(mpi_class)).data());
-  return apply_session_handler(session, make_error_code(mpi_class, short_text),
-                               text);
+  return apply_session_handler(session, code, text);
 }
 
 int raise_session_code(Session* session, int code,
                        const char* function) noexcept {
   char text[512];
-  std::string_view what = error_string(code);
-  if (what.empty()) {
-    std::snprintf(text, sizeof text, "%s: error code %d (class %d)", function,
-                  code, error_class_of(code));
-  } else {
-    std::snprintf(text, sizeof text, "%s: %.*s", function,
-                  static_cast<int>(what.size()), what.data());
-  }
+  describe(text, code, function);
   return apply_session_handler(session, code, text);
 }
 
 int raise_code(Comm* comm, int code, const char* function) noexcept {
   char text[512];
-  std::string_view what = error_string(code);
-  if (what.empty()) {
-    // A code the program added without a string, or not a code at all.
-    std::snprintf(text, sizeof text, "%s: error code %d (class %d)", function,
-                  code, error_class_of(code));
-  } else {
-    std::snprintf(text, sizeof text, "%s: %.*s", function,
-                  static_cast<int>(what.size()), what.data());
-  }
+  describe(text, code, function);
   return apply_handler(comm, code, text);
 }
 

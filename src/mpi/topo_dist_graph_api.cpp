@@ -60,6 +60,22 @@ int take_edges(Comm* c, const char* function, const char* side, int degree,
   return MPI_SUCCESS;
 }
 
+// The new communicator of either constructor, with the hints its info gave,
+// in *out (MPI_COMM_NULL on failure, raised on `c`).
+int make_dist_graph_comm(Comm* c, std::shared_ptr<const Topology> t,
+                         Hints hints, MPI_Comm* out, const char* function) {
+  Comm* fresh = nullptr;
+  const char* why = "";
+  if (int rc = make_topology_comm(*c, std::move(t), &fresh, &why);
+      rc != MPI_SUCCESS) {
+    *out = MPI_COMM_NULL;
+    return fail_static(c, rc, function, why);
+  }
+  fresh->hints = std::move(hints);
+  *out = fresh->handle;
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" int PMPI_Topo_test(MPI_Comm comm, int* status) noexcept {
@@ -110,16 +126,8 @@ extern "C" int PMPI_Dist_graph_create_adjacent(
   if (int rc = hints_from_info(info, &hints); rc != MPI_SUCCESS) {
     return fail_static(c, rc, kFn, "invalid info object");
   }
-  Comm* fresh = nullptr;
-  const char* why = "";
-  if (int rc = make_topology_comm(*c, std::move(t), &fresh, &why);
-      rc != MPI_SUCCESS) {
-    *comm_dist_graph = MPI_COMM_NULL;
-    return fail_static(c, rc, kFn, why);
-  }
-  fresh->hints = std::move(hints);
-  *comm_dist_graph = fresh->handle;
-  return MPI_SUCCESS;
+  return make_dist_graph_comm(c, std::move(t), std::move(hints),
+                              comm_dist_graph, kFn);
 }
 SHMPI_PMPI_ALIAS(MPI_Dist_graph_create_adjacent);
 
@@ -371,15 +379,7 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm_old, int n,
       }
     }
   }
-  Comm* fresh = nullptr;
-  const char* why = "";
-  if (int rc = make_topology_comm(*c, std::move(t), &fresh, &why);
-      rc != MPI_SUCCESS) {
-    *comm_dist_graph = MPI_COMM_NULL;
-    return fail_static(c, rc, kFn, why);
-  }
-  fresh->hints = std::move(hints);
-  *comm_dist_graph = fresh->handle;
-  return MPI_SUCCESS;
+  return make_dist_graph_comm(c, std::move(t), std::move(hints),
+                              comm_dist_graph, kFn);
 }
 SHMPI_PMPI_ALIAS(MPI_Dist_graph_create);
