@@ -15,17 +15,12 @@
 // MPICH 4.0.2 takes set_elements' count as a count of pairs (MPI_2INT, 1
 // gives 2 elements back) and divides by zero in MPI_Get_elements on
 // MPI_FLOAT_INT.
-#include "mpitest.h"
+#include "mt_pairs.h"
 
 typedef struct {
   int value;
   int index;
 } IntInt;
-
-typedef struct {
-  double value;
-  int index;
-} DoubleInt;
 
 static void expect_elements(MPI_Datatype type, int set, const char* name) {
   MPI_Status status;

@@ -8,33 +8,9 @@
 // checked: shmpi copies a pair type received as itself struct by struct.)
 #include <stddef.h>
 
-#include "mpitest.h"
-
-typedef struct {
-  double value;
-  int index;
-} DoubleInt;
-
-typedef struct {
-  short value;
-  int index;
-} ShortInt;
+#include "mt_pairs.h"
 
 enum { kFill = 0xee };
-
-static MPI_Datatype user_pair(MPI_Datatype value_type, MPI_Aint index_at,
-                              MPI_Aint extent) {
-  const int lengths[2] = {1, 1};
-  const MPI_Aint displacements[2] = {0, index_at};
-  const MPI_Datatype types[2] = {value_type, MPI_INT};
-  MPI_Datatype loose, type;
-  MT_CHECK_MPI(
-      MPI_Type_create_struct(2, lengths, displacements, types, &loose));
-  MT_CHECK_MPI(MPI_Type_create_resized(loose, 0, extent, &type));
-  MT_CHECK_MPI(MPI_Type_free(&loose));
-  MT_CHECK_MPI(MPI_Type_commit(&type));
-  return type;
-}
 
 static void fill_double(DoubleInt* d, int n, int seed) {
   memset(d, 0x11, (size_t)n * sizeof *d);
@@ -82,7 +58,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   MPI_Datatype user_double_int =
-      user_pair(MPI_DOUBLE, offsetof(DoubleInt, index), sizeof(DoubleInt));
+      mt_user_pair(MPI_DOUBLE, offsetof(DoubleInt, index), sizeof(DoubleInt));
 
   const int counts[] = {1, 100, 2000, 4096, 6000, 40000};
   for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {

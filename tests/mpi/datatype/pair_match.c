@@ -11,34 +11,9 @@
 // 1 receives each with the other type and checks values and MPI_Get_count.
 #include <stddef.h>
 
-#include "mpitest.h"
-
-typedef struct {
-  double value;
-  int index;
-} DoubleInt;
-
-typedef struct {
-  short value;
-  int index;
-} ShortInt;
+#include "mt_pairs.h"
 
 enum { kCount = 3 };
-
-// The user struct with the pair's type map and extent.
-static MPI_Datatype user_pair(MPI_Datatype value_type, MPI_Aint index_at,
-                              MPI_Aint extent) {
-  const int lengths[2] = {1, 1};
-  const MPI_Aint displacements[2] = {0, index_at};
-  const MPI_Datatype types[2] = {value_type, MPI_INT};
-  MPI_Datatype loose, type;
-  MT_CHECK_MPI(
-      MPI_Type_create_struct(2, lengths, displacements, types, &loose));
-  MT_CHECK_MPI(MPI_Type_create_resized(loose, 0, extent, &type));
-  MT_CHECK_MPI(MPI_Type_free(&loose));
-  MT_CHECK_MPI(MPI_Type_commit(&type));
-  return type;
-}
 
 static void expect_true_extent(MPI_Datatype type, MPI_Aint expected,
                                const char* name) {
@@ -70,9 +45,9 @@ int main(int argc, char** argv) {
                      "MPI_SHORT_INT");
 
   MPI_Datatype user_double_int =
-      user_pair(MPI_DOUBLE, offsetof(DoubleInt, index), sizeof(DoubleInt));
+      mt_user_pair(MPI_DOUBLE, offsetof(DoubleInt, index), sizeof(DoubleInt));
   MPI_Datatype user_short_int =
-      user_pair(MPI_SHORT, offsetof(ShortInt, index), sizeof(ShortInt));
+      mt_user_pair(MPI_SHORT, offsetof(ShortInt, index), sizeof(ShortInt));
 
   if (rank == 0 && size > 1) {
     DoubleInt d[kCount];

@@ -16,17 +16,7 @@
 // Rank r contributes, for element i, the value (i * 7 + r * 3) % 5 with the
 // index r * 10 + i; the expected minimum and maximum (smallest index on
 // ties) are computed from that formula.
-#include "mpitest.h"
-
-typedef struct {
-  double value;
-  int index;
-} DoubleInt;
-
-typedef struct {
-  short value;
-  int index;
-} ShortInt;
+#include "mt_pairs.h"
 
 enum { kCount = 6 };  // pairs per buffer: 3 elements of a pair of pairs
 

@@ -7,7 +7,7 @@
 // error, count and cancelled flag; a status-ignore argument is an error.
 // (The mpi_f08 status conversions are in status_f08.c.)
 // Only behaviour the standard defines is checked, never handle values.
-#include "mpitest.h"
+#include "mt_status.h"
 
 static int g_rank;
 static int g_size;
@@ -307,39 +307,6 @@ static void check_messages(void) {
   MPI_Waitall(2, sends, MPI_STATUSES_IGNORE);
 }
 
-// `status` after every conversion chain: the public fields and what the
-// queries return are those of `expected`.
-static void check_same_status(const MPI_Status* status,
-                              const MPI_Status* expected, const char* chain) {
-  MT_CHECK(status->MPI_SOURCE == expected->MPI_SOURCE &&
-               status->MPI_TAG == expected->MPI_TAG &&
-               status->MPI_ERROR == expected->MPI_ERROR,
-           "%s: source %d tag %d error %d, expected %d %d %d", chain,
-           status->MPI_SOURCE, status->MPI_TAG, status->MPI_ERROR,
-           expected->MPI_SOURCE, expected->MPI_TAG, expected->MPI_ERROR);
-  MPI_Datatype types[] = {MPI_BYTE, MPI_INT, MPI_DOUBLE};
-  for (int i = 0; i < 3; ++i) {
-    int got = -2;
-    int want = -3;
-    MPI_Get_count(status, types[i], &got);
-    MPI_Get_count(expected, types[i], &want);
-    MT_CHECK(got == want, "%s: MPI_Get_count %d, expected %d (type %d)", chain,
-             got, want, i);
-    MPI_Count got_x = -2;
-    MPI_Count want_x = -3;
-    MPI_Get_elements_x(status, types[i], &got_x);
-    MPI_Get_elements_x(expected, types[i], &want_x);
-    MT_CHECK(got_x == want_x, "%s: MPI_Get_elements_x %lld, expected %lld",
-             chain, (long long)got_x, (long long)want_x);
-  }
-  int got_flag = -1;
-  int want_flag = -2;
-  MPI_Test_cancelled(status, &got_flag);
-  MPI_Test_cancelled(expected, &want_flag);
-  MT_CHECK(got_flag == want_flag, "%s: cancelled %d, expected %d", chain,
-           got_flag, want_flag);
-}
-
 static void check_conversions_of(const MPI_Status* original) {
   MPI_Fint f_status[MPI_F_STATUS_SIZE];
   MPI_Status back;
@@ -351,12 +318,12 @@ static void check_conversions_of(const MPI_Status* original) {
            "c2f: source %d tag %d error %d", (int)f_status[MPI_F_SOURCE],
            (int)f_status[MPI_F_TAG], (int)f_status[MPI_F_ERROR]);
   MT_ASSERT(MPI_Status_f2c(f_status, &back) == MPI_SUCCESS);
-  check_same_status(&back, original, "c2f, f2c");
+  mt_check_same_status(&back, original, "c2f, f2c");
   // And back once more, from the converted status.
   MPI_Fint again[MPI_F_STATUS_SIZE];
   MT_ASSERT(MPI_Status_c2f(&back, again) == MPI_SUCCESS);
   MT_ASSERT(MPI_Status_f2c(again, &back) == MPI_SUCCESS);
-  check_same_status(&back, original, "c2f, f2c, c2f, f2c");
+  mt_check_same_status(&back, original, "c2f, f2c, c2f, f2c");
 }
 
 static void check_statuses(void) {

@@ -4,39 +4,7 @@
 // and cancelled flag, through every chain of MPI_Status_c2f08,
 // MPI_Status_f082c, MPI_Status_f082f and MPI_Status_f2f08; the
 // status-ignore constants are errors (shmpi: MPI_ERR_ARG).
-#include "mpitest.h"
-
-// `status` answers every query as `expected` does.
-static void check_same_status(const MPI_Status* status,
-                              const MPI_Status* expected, const char* chain) {
-  MT_CHECK(status->MPI_SOURCE == expected->MPI_SOURCE &&
-               status->MPI_TAG == expected->MPI_TAG &&
-               status->MPI_ERROR == expected->MPI_ERROR,
-           "%s: source %d tag %d error %d, expected %d %d %d", chain,
-           status->MPI_SOURCE, status->MPI_TAG, status->MPI_ERROR,
-           expected->MPI_SOURCE, expected->MPI_TAG, expected->MPI_ERROR);
-  MPI_Datatype types[] = {MPI_BYTE, MPI_INT, MPI_DOUBLE};
-  for (int i = 0; i < 3; ++i) {
-    int got = -2;
-    int want = -3;
-    MPI_Get_count(status, types[i], &got);
-    MPI_Get_count(expected, types[i], &want);
-    MT_CHECK(got == want, "%s: MPI_Get_count %d, expected %d (type %d)", chain,
-             got, want, i);
-    MPI_Count got_x = -2;
-    MPI_Count want_x = -3;
-    MPI_Get_elements_x(status, types[i], &got_x);
-    MPI_Get_elements_x(expected, types[i], &want_x);
-    MT_CHECK(got_x == want_x, "%s: MPI_Get_elements_x %lld, expected %lld",
-             chain, (long long)got_x, (long long)want_x);
-  }
-  int got_flag = -1;
-  int want_flag = -2;
-  MPI_Test_cancelled(status, &got_flag);
-  MPI_Test_cancelled(expected, &want_flag);
-  MT_CHECK(got_flag == want_flag, "%s: cancelled %d, expected %d", chain,
-           got_flag, want_flag);
-}
+#include "mt_status.h"
 
 static void check_f08_fields(const MPI_F08_status* f08,
                              const MPI_Status* expected, const char* chain) {
@@ -56,7 +24,7 @@ static void check_conversions_of(const MPI_Status* original) {
   MT_ASSERT(MPI_Status_c2f08(original, &f08) == MPI_SUCCESS);
   check_f08_fields(&f08, original, "c2f08");
   MT_ASSERT(MPI_Status_f082c(&f08, &back) == MPI_SUCCESS);
-  check_same_status(&back, original, "c2f08, f082c");
+  mt_check_same_status(&back, original, "c2f08, f082c");
 
   MT_ASSERT(MPI_Status_f082f(&f08, f) == MPI_SUCCESS);
   MT_CHECK(f[MPI_F_SOURCE] == original->MPI_SOURCE &&
@@ -65,17 +33,17 @@ static void check_conversions_of(const MPI_Status* original) {
            "f082f: source %d tag %d error %d", (int)f[MPI_F_SOURCE],
            (int)f[MPI_F_TAG], (int)f[MPI_F_ERROR]);
   MT_ASSERT(MPI_Status_f2c(f, &back) == MPI_SUCCESS);
-  check_same_status(&back, original, "c2f08, f082f, f2c");
+  mt_check_same_status(&back, original, "c2f08, f082f, f2c");
 
   MT_ASSERT(MPI_Status_f2f08(f, &f08_again) == MPI_SUCCESS);
   check_f08_fields(&f08_again, original, "c2f08, f082f, f2f08");
   MT_ASSERT(MPI_Status_f082c(&f08_again, &back) == MPI_SUCCESS);
-  check_same_status(&back, original, "c2f08, f082f, f2f08, f082c");
+  mt_check_same_status(&back, original, "c2f08, f082f, f2f08, f082c");
 
   MT_ASSERT(MPI_Status_c2f(original, f) == MPI_SUCCESS);
   MT_ASSERT(MPI_Status_f2f08(f, &f08_again) == MPI_SUCCESS);
   MT_ASSERT(MPI_Status_f082c(&f08_again, &back) == MPI_SUCCESS);
-  check_same_status(&back, original, "c2f, f2f08, f082c");
+  mt_check_same_status(&back, original, "c2f, f2f08, f082c");
 }
 
 static void check_ignore_is_an_error(void) {
