@@ -12,6 +12,7 @@
 #include "mpi/detail/unsupported.hpp"
 #include "mpi/errors.hpp"
 #include "mpi/session.hpp"
+#include "mpi/window.hpp"
 
 namespace shmpi::mpi {
 
@@ -62,10 +63,10 @@ Comm* raised_on(Comm* comm) {
   return world_initialized() ? &state().self : nullptr;
 }
 
-// Applies `handler`; a user handler gets `comm` or `session`, whichever
-// its kind takes.
+// Applies `handler`; a user handler gets `comm`, `session` or `win`,
+// whichever its kind takes.
 int apply(MPI_Errhandler handler, Comm* comm, Session* session, int code,
-          const char* message) {
+          const char* message, Window* win = nullptr) {
   if (handler == MPI_ERRORS_RETURN) {
     return code;
   }
@@ -82,6 +83,9 @@ int apply(MPI_Errhandler handler, Comm* comm, Session* session, int code,
     } else if (session != nullptr && user->session_function != nullptr) {
       MPI_Session handle = session_handle(session);
       user->session_function(&handle, &code_copy);
+    } else if (win != nullptr && user->win_function != nullptr) {
+      MPI_Win handle = win->handle();
+      user->win_function(&handle, &code_copy);
     }
   }
   return code;
@@ -169,6 +173,28 @@ int raise_session_code(Session* session, int code,
   char text[512];
   describe(text, code, function);
   return apply_session_handler(session, code, text);
+}
+
+int fail_win(Window* win, int mpi_class, const char* function,
+             const char* detail, ...) noexcept {
+  char text[512];
+  std::va_list args;
+  va_start(args, detail);
+  const int code = compose(text, mpi_class, function, detail, args);
+  va_end(args);
+  if (win == nullptr) {
+    return apply_handler(nullptr, code, text);
+  }
+  return apply(win->errhandler, nullptr, nullptr, code, text, win);
+}
+
+int raise_win_code(Window* win, int code, const char* function) noexcept {
+  char text[512];
+  describe(text, code, function);
+  if (win == nullptr) {
+    return apply_handler(nullptr, code, text);
+  }
+  return apply(win->errhandler, nullptr, nullptr, code, text, win);
 }
 
 int raise_code(Comm* comm, int code, const char* function) noexcept {

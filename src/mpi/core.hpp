@@ -36,6 +36,7 @@ struct Errhandler {
   // takes only its own kind.
   MPI_Comm_errhandler_function* function = nullptr;
   MPI_Session_errhandler_function* session_function = nullptr;
+  MPI_Win_errhandler_function* win_function = nullptr;  // Win_create_errhandler
   int references = 1;
 };
 

@@ -212,36 +212,6 @@ extern "C" int PMPI_Rput_c(const void* /*origin_addr*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Rput_c);
 
-extern "C" int PMPI_Win_allocate(MPI_Aint /*size*/, int /*disp_unit*/,
-                                 MPI_Info /*info*/, MPI_Comm /*comm*/,
-                                 void* /*baseptr*/, MPI_Win* /*win*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_allocate");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_allocate);
-
-extern "C" int PMPI_Win_allocate_c(MPI_Aint /*size*/, MPI_Aint /*disp_unit*/,
-                                   MPI_Info /*info*/, MPI_Comm /*comm*/,
-                                   void* /*baseptr*/,
-                                   MPI_Win* /*win*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_allocate_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_allocate_c);
-
-extern "C" int PMPI_Win_allocate_shared(MPI_Aint /*size*/, int /*disp_unit*/,
-                                        MPI_Info /*info*/, MPI_Comm /*comm*/,
-                                        void* /*baseptr*/,
-                                        MPI_Win* /*win*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_allocate_shared");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_allocate_shared);
-
-extern "C" int PMPI_Win_allocate_shared_c(
-    MPI_Aint /*size*/, MPI_Aint /*disp_unit*/, MPI_Info /*info*/,
-    MPI_Comm /*comm*/, void* /*baseptr*/, MPI_Win* /*win*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_allocate_shared_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_allocate_shared_c);
-
 extern "C" int PMPI_Win_attach(MPI_Win /*win*/, void* /*base*/,
                                MPI_Aint /*size*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Win_attach");
@@ -252,26 +222,6 @@ extern "C" int PMPI_Win_complete(MPI_Win /*win*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Win_complete");
 }
 SHMPI_PMPI_ALIAS(MPI_Win_complete);
-
-extern "C" int PMPI_Win_create(void* /*base*/, MPI_Aint /*size*/,
-                               int /*disp_unit*/, MPI_Info /*info*/,
-                               MPI_Comm /*comm*/, MPI_Win* /*win*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_create");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_create);
-
-extern "C" int PMPI_Win_create_c(void* /*base*/, MPI_Aint /*size*/,
-                                 MPI_Aint /*disp_unit*/, MPI_Info /*info*/,
-                                 MPI_Comm /*comm*/, MPI_Win* /*win*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_create_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_create_c);
-
-extern "C" int PMPI_Win_create_dynamic(MPI_Info /*info*/, MPI_Comm /*comm*/,
-                                       MPI_Win* /*win*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_create_dynamic");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_create_dynamic);
 
 extern "C" int PMPI_Win_detach(MPI_Win /*win*/, const void* /*base*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Win_detach");
@@ -302,11 +252,6 @@ extern "C" int PMPI_Win_flush_local_all(MPI_Win /*win*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Win_flush_local_all");
 }
 SHMPI_PMPI_ALIAS(MPI_Win_flush_local_all);
-
-extern "C" int PMPI_Win_free(MPI_Win* /*win*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_free");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_free);
 
 extern "C" int PMPI_Win_get_group(MPI_Win /*win*/,
                                   MPI_Group* /*group*/) noexcept {
@@ -353,21 +298,6 @@ extern "C" int PMPI_Win_set_name(MPI_Win /*win*/,
   return shmpi_mpi_unsupported("MPI_Win_set_name");
 }
 SHMPI_PMPI_ALIAS(MPI_Win_set_name);
-
-extern "C" int PMPI_Win_shared_query(MPI_Win /*win*/, int /*rank*/,
-                                     MPI_Aint* /*size*/, int* /*disp_unit*/,
-                                     void* /*baseptr*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_shared_query");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_shared_query);
-
-extern "C" int PMPI_Win_shared_query_c(MPI_Win /*win*/, int /*rank*/,
-                                       MPI_Aint* /*size*/,
-                                       MPI_Aint* /*disp_unit*/,
-                                       void* /*baseptr*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_shared_query_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_shared_query_c);
 
 extern "C" int PMPI_Win_start(MPI_Group /*group*/, int /*assert*/,
                               MPI_Win /*win*/) noexcept {
