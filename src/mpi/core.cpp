@@ -197,6 +197,26 @@ int raise_win_code(Window* win, int code, const char* function) noexcept {
   return apply(win->errhandler, nullptr, nullptr, code, text, win);
 }
 
+bool is_errhandler(MPI_Errhandler handler) {
+  return handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN ||
+         handler == MPI_ERRORS_ABORT ||
+         state().errhandlers.find(handler) != nullptr;
+}
+
+void retain_errhandler(MPI_Errhandler handler) {
+  if (Errhandler* user = state().errhandlers.find(handler)) {
+    ++user->references;
+  }
+}
+
+void release_errhandler(MPI_Errhandler handler) {
+  if (Errhandler* user = state().errhandlers.find(handler)) {
+    if (--user->references == 0) {
+      state().errhandlers.destroy(user);
+    }
+  }
+}
+
 int raise_code(Comm* comm, int code, const char* function) noexcept {
   char text[512];
   describe(text, code, function);

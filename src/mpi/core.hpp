@@ -40,6 +40,14 @@ struct Errhandler {
   int references = 1;
 };
 
+// A predefined handler or a live user one.
+bool is_errhandler(MPI_Errhandler handler);
+// One more / one fewer holder of a user handler (an object it is set on, a
+// handle the program got); the last release frees it. Predefined handlers
+// ignore both.
+void retain_errhandler(MPI_Errhandler handler);
+void release_errhandler(MPI_Errhandler handler);
+
 struct Session;  // mpi/session.hpp
 
 namespace detail {

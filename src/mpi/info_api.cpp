@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The MPI_Info_* entry points and MPI_Comm_set_info / MPI_Comm_get_info.
+// The MPI_Info_* entry points, MPI_Comm_set_info / MPI_Comm_get_info and
+// MPI_Win_set_info / MPI_Win_get_info.
 // The info calls may run before MPI_Init and after MPI_Finalize (MPI 4.0),
 // so they never call check_initialized(); their errors are not tied to a
 // communicator and go to fail(nullptr, ...).
@@ -13,6 +14,7 @@
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/info.hpp"
+#include "mpi/window.hpp"
 
 using namespace shmpi;
 using namespace shmpi::mpi;
@@ -372,3 +374,89 @@ extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) noexcept {
   });
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_get_info);
+
+// ------------------------------------------------------------ windows
+
+namespace {
+
+// The window hints shmpi knows, with the values in effect when the program
+// gave none (MPI 4.0 §12.2.1; every one is correct for any use, since every
+// RMA operation completes in its call).
+struct WinHint {
+  const char* key;
+  const char* fallback;
+};
+constexpr WinHint kWinHints[] = {
+    {"no_locks", "false"},
+    {"accumulate_ordering", "rar,raw,war,waw"},
+    {"accumulate_ops", "same_op_no_op"},
+    {"same_size", "false"},
+    {"same_disp_unit", "false"},
+    {"mpi_accumulate_granularity", "0"},
+};
+
+InfoEntries win_info_entries(const Window& w) {
+  InfoEntries entries;
+  auto given = [&w](std::string_view key) -> const std::string* {
+    for (const auto& [k, v] : w.hints) {
+      if (k == key) {
+        return &v;
+      }
+    }
+    return nullptr;
+  };
+  for (const WinHint& hint : kWinHints) {
+    const std::string* value = given(hint.key);
+    entries.emplace_back(hint.key, value != nullptr ? *value : hint.fallback);
+  }
+  if (w.flavor == MPI_WIN_FLAVOR_SHARED) {
+    const std::string* value = given("alloc_shared_noncontig");
+    entries.emplace_back("alloc_shared_noncontig",
+                         value != nullptr ? *value : "false");
+  }
+  return entries;
+}
+
+}  // namespace
+
+extern "C" int PMPI_Win_set_info(MPI_Win win, MPI_Info info) noexcept {
+  constexpr const char* kFunction = "MPI_Win_set_info";
+  Window* w = nullptr;
+  if (int rc = check_win(win, &w, kFunction); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  const Info* found = find_info(info);
+  if (found == nullptr) {
+    return fail_win(w, MPI_ERR_INFO, kFunction, "invalid info object");
+  }
+  try {
+    for (const auto& [key, value] : found->entries) {
+      auto it = std::find_if(w->hints.begin(), w->hints.end(),
+                             [&key](const auto& h) { return h.first == key; });
+      if (it != w->hints.end()) {
+        it->second = value;
+      } else {
+        w->hints.emplace_back(key, value);
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    return fail_win(w, MPI_ERR_NO_MEM, kFunction, "out of memory");
+  }
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(MPI_Win_set_info);
+
+extern "C" int PMPI_Win_get_info(MPI_Win win, MPI_Info* info_used) noexcept {
+  constexpr const char* kFunction = "MPI_Win_get_info";
+  Window* w = nullptr;
+  if (int rc = check_win(win, &w, kFunction); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (info_used == nullptr) {
+    return fail_win(w, MPI_ERR_ARG, kFunction, "info_used is NULL");
+  }
+  return guarded(kFunction, [&]() -> int {
+    return new_info(win_info_entries(*w), info_used, kFunction);
+  });
+}
+SHMPI_PMPI_ALIAS(MPI_Win_get_info);

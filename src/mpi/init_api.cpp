@@ -195,14 +195,6 @@ SHMPI_PMPI_ALIAS(MPI_Comm_size);
 
 // ------------------------------------------------------------ error handlers
 
-namespace {
-bool valid_errhandler(MPI_Errhandler handler) {
-  return handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN ||
-         handler == MPI_ERRORS_ABORT ||
-         state().errhandlers.find(handler) != nullptr;
-}
-}  // namespace
-
 extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm,
                                         MPI_Errhandler errhandler) noexcept {
   Comm* c = nullptr;
@@ -210,23 +202,18 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  if (!valid_errhandler(errhandler)) {
+  if (!is_errhandler(errhandler)) {
     return fail(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
                 "invalid error handler");
   }
   if (const Errhandler* user = state().errhandlers.find(errhandler);
       user != nullptr && user->function == nullptr) {
     return fail(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
-                "the error handler was made for sessions");
+                "the error handler was not made by "
+                "MPI_Comm_create_errhandler");
   }
-  if (Errhandler* user = state().errhandlers.find(errhandler)) {
-    ++user->references;
-  }
-  if (Errhandler* old = state().errhandlers.find(c->errhandler)) {
-    if (--old->references == 0) {
-      state().errhandlers.destroy(old);
-    }
-  }
+  retain_errhandler(errhandler);
+  release_errhandler(c->errhandler);
   c->errhandler = errhandler;
   return MPI_SUCCESS;
 }
@@ -243,9 +230,7 @@ extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm,
     return fail(c, MPI_ERR_ARG, "MPI_Comm_get_errhandler",
                 "errhandler is NULL");
   }
-  if (Errhandler* user = state().errhandlers.find(c->errhandler)) {
-    ++user->references;
-  }
+  retain_errhandler(c->errhandler);  // the program frees what it gets
   *errhandler = c->errhandler;
   return MPI_SUCCESS;
 }
@@ -278,15 +263,11 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler) noexcept {
   if (int rc = check_initialized("MPI_Errhandler_free"); rc != MPI_SUCCESS) {
     return rc;
   }
-  if (errhandler == nullptr || !valid_errhandler(*errhandler)) {
+  if (errhandler == nullptr || !is_errhandler(*errhandler)) {
     return fail(nullptr, MPI_ERR_ARG, "MPI_Errhandler_free",
                 "invalid error handler");
   }
-  if (Errhandler* user = state().errhandlers.find(*errhandler)) {
-    if (--user->references == 0) {
-      state().errhandlers.destroy(user);
-    }
-  }
+  release_errhandler(*errhandler);
   *errhandler = MPI_ERRHANDLER_NULL;
   return MPI_SUCCESS;
 }

@@ -19,6 +19,7 @@
 #include "mpi/message.hpp"
 #include "mpi/op.hpp"
 #include "mpi/session.hpp"
+#include "mpi/window.hpp"
 
 using namespace shmpi::mpi;
 
@@ -76,8 +77,8 @@ Handle from_fint(MPI_Fint fint, Handle null, const HandleArena<T>& arena) {
   return null;
 }
 
-// Windows and files: shmpi makes none, so only their null
-// handles (and values the checks reject) exist.
+// Files: shmpi makes none, so only their null handle (and values the
+// checks reject) exist.
 template <typename Handle>
 MPI_Fint null_only_to_fint(Handle handle, Handle null) {
   const std::uintptr_t value = value_of(handle);
@@ -175,12 +176,12 @@ extern "C" MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype) noexcept {
 SHMPI_PMPI_ALIAS(MPI_Type_f2c);
 
 extern "C" MPI_Fint PMPI_Win_c2f(MPI_Win win) noexcept {
-  return null_only_to_fint(win, MPI_WIN_NULL);
+  return to_fint(win, MPI_WIN_NULL, windows());
 }
 SHMPI_PMPI_ALIAS(MPI_Win_c2f);
 
 extern "C" MPI_Win PMPI_Win_f2c(MPI_Fint win) noexcept {
-  return null_only_from_fint(win, MPI_WIN_NULL);
+  return from_fint(win, MPI_WIN_NULL, windows());
 }
 SHMPI_PMPI_ALIAS(MPI_Win_f2c);
 

@@ -179,6 +179,11 @@ int run_delete(const AttrHost& host, const Attribute& attribute) {
         static_cast<MPI_Datatype>(host.handle), attribute.keyval,
         attribute.value, callbacks->extra_state);
   }
+  if (callbacks->kind == AttrKind::kWin) {
+    return reinterpret_cast<MPI_Win_delete_attr_function*>(callbacks->del)(
+        static_cast<MPI_Win>(host.handle), attribute.keyval, attribute.value,
+        callbacks->extra_state);
+  }
   return reinterpret_cast<MPI_Comm_delete_attr_function*>(callbacks->del)(
       static_cast<MPI_Comm>(host.handle), attribute.keyval, attribute.value,
       callbacks->extra_state);
@@ -295,6 +300,19 @@ int create_type_keyval(MPI_Type_copy_attr_function* copy,
       Callbacks{AttrKind::kType, reinterpret_cast<AnyFunction>(copy),
                 reinterpret_cast<AnyFunction>(del), extra_state},
       keyval);
+}
+
+int create_win_keyval(MPI_Win_copy_attr_function* copy,
+                      MPI_Win_delete_attr_function* del, void* extra_state,
+                      int* keyval) noexcept {
+  return create_keyval(
+      Callbacks{AttrKind::kWin, reinterpret_cast<AnyFunction>(copy),
+                reinterpret_cast<AnyFunction>(del), extra_state},
+      keyval);
+}
+
+int free_win_keyval(int keyval) noexcept {
+  return free_keyval(keyval, AttrKind::kWin);
 }
 
 int free_comm_keyval(int keyval) noexcept {

@@ -35,8 +35,8 @@
 namespace shmpi::mpi {
 
 // The kind of object a keyval is for: a keyval made by
-// MPI_Comm_create_keyval is refused on a datatype, and the other way round.
-enum class AttrKind : unsigned char { kComm, kType };
+// MPI_Comm_create_keyval is refused on a datatype or a window, and so on.
+enum class AttrKind : unsigned char { kComm, kType, kWin };
 
 // An object's attribute list and the handle its callbacks are given (an
 // MPI_Comm or an MPI_Datatype, after the keyval's kind).
@@ -61,6 +61,12 @@ int create_type_keyval(MPI_Type_copy_attr_function* copy,
                        MPI_Type_delete_attr_function* del, void* extra_state,
                        int* keyval) noexcept;
 int free_type_keyval(int keyval) noexcept;
+// MPI_Win_create_keyval and MPI_Win_free_keyval. Windows are never
+// duplicated, so their copy callbacks never run.
+int create_win_keyval(MPI_Win_copy_attr_function* copy,
+                      MPI_Win_delete_attr_function* del, void* extra_state,
+                      int* keyval) noexcept;
+int free_win_keyval(int keyval) noexcept;
 
 // Predefined attribute keys (MPI_TAG_UB .. MPI_LASTUSEDCODE). They are read
 // through MPI_Comm_get_attr; they cannot be set, deleted or freed.

@@ -69,26 +69,6 @@ const char* thread_level_name(int level) {
   return "MPI_THREAD_SINGLE";
 }
 
-bool is_errhandler(MPI_Errhandler handler) {
-  return handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_RETURN ||
-         handler == MPI_ERRORS_ABORT ||
-         state().errhandlers.find(handler) != nullptr;
-}
-
-void retain_errhandler(MPI_Errhandler handler) {
-  if (Errhandler* user = state().errhandlers.find(handler)) {
-    ++user->references;
-  }
-}
-
-void release_errhandler(MPI_Errhandler handler) {
-  if (Errhandler* user = state().errhandlers.find(handler)) {
-    if (--user->references == 0) {
-      state().errhandlers.destroy(user);
-    }
-  }
-}
-
 // The checked session argument: MPI_ERR_SESSION for a null or dead handle,
 // raised on the initial handler (there is no session to raise it on).
 int check_session(MPI_Session handle, Session** out, const char* function) {

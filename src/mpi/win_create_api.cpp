@@ -64,12 +64,12 @@ void allow_peer_access() {
 
 struct Request {
   int flavor;
-  void* base;          // MPI_Win_create: the program's memory
-  MPI_Aint size;       // this member's bytes
+  void* base;     // MPI_Win_create: the program's memory
+  MPI_Aint size;  // this member's bytes
   MPI_Aint disp_unit;
   MPI_Info info;
   MPI_Comm comm;
-  void* baseptr;       // the allocating flavors: where the address goes
+  void* baseptr;  // the allocating flavors: where the address goes
   MPI_Win* win;
   const char* function;
 };
@@ -91,8 +91,8 @@ int check_request(const Request& r, Comm** parent) {
                 static_cast<long>(r.size));
   }
   if (r.disp_unit <= 0) {
-    return fail(c, MPI_ERR_DISP, r.function,
-                "disp_unit %ld is not positive", static_cast<long>(r.disp_unit));
+    return fail(c, MPI_ERR_DISP, r.function, "disp_unit %ld is not positive",
+                static_cast<long>(r.disp_unit));
   }
   if (r.disp_unit > INT32_MAX) {
     return fail(c, MPI_ERR_DISP, r.function,
@@ -181,9 +181,10 @@ int create(const Request& r) {
   if (int rc = check_request(r, &parent); rc != MPI_SUCCESS) {
     return rc;
   }
-  std::vector<std::pair<std::string, std::string>> hints;
-  if (int rc = hints_from_info(r.info, &hints); rc != MPI_SUCCESS) {
-    return fail(parent, rc, r.function, "invalid info object");
+  // The hints as given (MPI_Win_get_info reports the ones shmpi knows).
+  InfoEntries hints;
+  if (r.info != MPI_INFO_NULL) {
+    hints = find_info(r.info)->entries;
   }
   Comm* wc = nullptr;
   const char* why = "";
@@ -247,9 +248,8 @@ int create(const Request& r) {
                     ? "out of memory for the window (shmpirun --heap-size)"
                     : "the members could not agree on the window");
   }
-  w->lines =
-      segment.at<shmpi::rma::MemberLine>(static_cast<std::size_t>(
-          placement.block_offset));
+  w->lines = segment.at<shmpi::rma::MemberLine>(
+      static_cast<std::size_t>(placement.block_offset));
   if (r.flavor == MPI_WIN_FLAVOR_SHARED) {
     // Every member computes every member's address from the one offset.
     std::uint64_t at = placement.shared_offset;
@@ -362,15 +362,15 @@ extern "C" int PMPI_Win_free(MPI_Win* win) noexcept {
   const MPI_Errhandler handler = w->errhandler;
   destroy_window(w);
   *win = MPI_WIN_NULL;
-  Window reporter;  // the freed window's handler, for a report
-  reporter.errhandler = handler;
-  if (rc != MPI_SUCCESS) {
-    return raise_win_code(&reporter, rc, kFunction);
+  int result = MPI_SUCCESS;
+  if (rc != MPI_SUCCESS || deleted != MPI_SUCCESS) {
+    Window reporter;  // the freed window's handler, for the report
+    reporter.errhandler = handler;
+    result =
+        raise_win_code(&reporter, rc != MPI_SUCCESS ? rc : deleted, kFunction);
   }
-  if (deleted != MPI_SUCCESS) {
-    return raise_win_code(&reporter, deleted, kFunction);
-  }
-  return MPI_SUCCESS;
+  release_errhandler(handler);  // the window's hold on it
+  return result;
 }
 SHMPI_PMPI_ALIAS(MPI_Win_free);
 
@@ -424,8 +424,9 @@ int shared_query(MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit,
 extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size,
                                      int* disp_unit, void* baseptr) noexcept {
   MPI_Aint unit = 0;
-  const int rc = shared_query(win, rank, size, disp_unit == nullptr ? nullptr : &unit,
-                              baseptr, "MPI_Win_shared_query");
+  const int rc =
+      shared_query(win, rank, size, disp_unit == nullptr ? nullptr : &unit,
+                   baseptr, "MPI_Win_shared_query");
   if (rc == MPI_SUCCESS) {
     *disp_unit = static_cast<int>(unit);
   }

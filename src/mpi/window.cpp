@@ -23,8 +23,8 @@ int check_win(MPI_Win handle, Window** out, const char* function) noexcept {
   if (win == nullptr) [[unlikely]] {
     return handle == MPI_WIN_NULL
                ? fail_win(nullptr, MPI_ERR_WIN, function, "MPI_WIN_NULL")
-               : fail_win(nullptr, MPI_ERR_WIN, function,
-                          "%p is not a window", static_cast<void*>(handle));
+               : fail_win(nullptr, MPI_ERR_WIN, function, "%p is not a window",
+                          static_cast<void*>(handle));
   }
   *out = win;
   return MPI_SUCCESS;
@@ -44,8 +44,7 @@ int check_access(Window& win, int target, const char* function) noexcept {
   if (e.fence || e.lock_all) [[likely]] {
     return MPI_SUCCESS;
   }
-  if (e.locked_targets != 0 &&
-      e.locks[static_cast<std::size_t>(target)] != 0) {
+  if (e.locked_targets != 0 && e.locks[static_cast<std::size_t>(target)] != 0) {
     return MPI_SUCCESS;
   }
   if (e.access_started) {

@@ -40,11 +40,11 @@ namespace shmpi::mpi {
 
 // What every member published about itself when the window was made.
 struct WindowMember {
-  std::uint64_t base = 0;       // its window's address, in its own space
-  std::uint64_t size = 0;       // bytes
-  std::int64_t disp_unit = 1;   // bytes per target_disp unit
-  std::uint64_t segment = 0;    // where it mapped the job's segment
-  std::int32_t pid = 0;         // for process_vm_readv / _writev
+  std::uint64_t base = 0;      // its window's address, in its own space
+  std::uint64_t size = 0;      // bytes
+  std::int64_t disp_unit = 1;  // bytes per target_disp unit
+  std::uint64_t segment = 0;   // where it mapped the job's segment
+  std::int32_t pid = 0;        // for process_vm_readv / _writev
   std::uint32_t reserved = 0;
 };
 static_assert(sizeof(WindowMember) == 40, "exchanged as bytes");

@@ -34,28 +34,3 @@ extern "C" int PMPI_File_set_errhandler(MPI_File /*file*/,
   return shmpi_mpi_unsupported("MPI_File_set_errhandler");
 }
 SHMPI_PMPI_ALIAS(MPI_File_set_errhandler);
-
-extern "C" int PMPI_Win_call_errhandler(MPI_Win /*win*/,
-                                        int /*errorcode*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_call_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_call_errhandler);
-
-extern "C" int PMPI_Win_create_errhandler(
-    MPI_Win_errhandler_function* /*win_errhandler_fn*/,
-    MPI_Errhandler* /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_create_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_create_errhandler);
-
-extern "C" int PMPI_Win_get_errhandler(MPI_Win /*win*/,
-                                       MPI_Errhandler* /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_get_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_get_errhandler);
-
-extern "C" int PMPI_Win_set_errhandler(MPI_Win /*win*/,
-                                       MPI_Errhandler /*errhandler*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_set_errhandler");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_set_errhandler);

@@ -253,24 +253,6 @@ extern "C" int PMPI_Win_flush_local_all(MPI_Win /*win*/) noexcept {
 }
 SHMPI_PMPI_ALIAS(MPI_Win_flush_local_all);
 
-extern "C" int PMPI_Win_get_group(MPI_Win /*win*/,
-                                  MPI_Group* /*group*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_get_group");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_get_group);
-
-extern "C" int PMPI_Win_get_info(MPI_Win /*win*/,
-                                 MPI_Info* /*info_used*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_get_info");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_get_info);
-
-extern "C" int PMPI_Win_get_name(MPI_Win /*win*/, char* /*win_name*/,
-                                 int* /*resultlen*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_get_name");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_get_name);
-
 extern "C" int PMPI_Win_lock(int /*lock_type*/, int /*rank*/, int /*assert*/,
                              MPI_Win /*win*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Win_lock");
@@ -287,17 +269,6 @@ extern "C" int PMPI_Win_post(MPI_Group /*group*/, int /*assert*/,
   return shmpi_mpi_unsupported("MPI_Win_post");
 }
 SHMPI_PMPI_ALIAS(MPI_Win_post);
-
-extern "C" int PMPI_Win_set_info(MPI_Win /*win*/, MPI_Info /*info*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_set_info");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_set_info);
-
-extern "C" int PMPI_Win_set_name(MPI_Win /*win*/,
-                                 const char* /*win_name*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Win_set_name");
-}
-SHMPI_PMPI_ALIAS(MPI_Win_set_name);
 
 extern "C" int PMPI_Win_start(MPI_Group /*group*/, int /*assert*/,
                               MPI_Win /*win*/) noexcept {

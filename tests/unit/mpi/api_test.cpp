@@ -181,10 +181,10 @@ const UnsupportedCall kCandidates[] = {
        MPI_Comm comm = MPI_COMM_NULL;
        return MPI_Comm_join(-1, &comm);
      }},
-    {"MPI_Win_create",
+    {"MPI_Type_create_f90_real",
      [] {
-       MPI_Win win = MPI_WIN_NULL;
-       return MPI_Win_create(nullptr, 0, 1, MPI_INFO_NULL, MPI_COMM_SELF, &win);
+       MPI_Datatype type = MPI_DATATYPE_NULL;
+       return MPI_Type_create_f90_real(6, 30, &type);
      }},
 };
 

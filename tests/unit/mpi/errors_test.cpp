@@ -60,10 +60,10 @@ TEST(ErrorCode, UnknownCodesAreInvalid) {
 
 TEST(ErrorCode, DetailCodeKeepsClassAndMessage) {
   const int code = make_error_code(MPI_ERR_UNSUPPORTED_OPERATION,
-                                   "MPI_Win_create is not supported by shmpi");
+                                   "MPI_File_open is not supported by shmpi");
   EXPECT_GT(code, MPI_ERR_LASTCODE);
   EXPECT_EQ(error_class_of(code), MPI_ERR_UNSUPPORTED_OPERATION);
-  EXPECT_EQ(error_string(code), "MPI_Win_create is not supported by shmpi");
+  EXPECT_EQ(error_string(code), "MPI_File_open is not supported by shmpi");
 }
 
 TEST(ErrorCode, SameMessageAndClassGiveSameCode) {
