@@ -16,7 +16,7 @@ usage: bench/compare.sh [options]
   --shmpicc PATH   build shmpi's side with this compiler wrapper instead (installed
                    shmpi); shmpirun is taken from the same directory
   --only LIST      comma-separated subset of: shmpi,mpich,openmpi
-  --tests LIST     run only these tests: latency,bw,msgrate,part,coll2,coll4,...,
+  --tests LIST     run only these tests: latency,bw,msgrate,part,rma,coll2,coll4,...,
                    comm2,comm4,... (coll<N> for each --coll-np count, comm<N>
                    for each --comm-np count)
   --quick          one repetition, short batches (about a minute in all)
@@ -108,7 +108,7 @@ note() { echo "compare.sh: $*" >&2; }
 wanted() { [[ ",$only," == *",$1,"* ]]; }
 
 declare -A label=([shmpi]="shmpi" [mpich]="MPICH" [openmpi]="Open MPI")
-progs=(latency bw msgrate coll comm part)
+progs=(latency bw msgrate coll comm part rma)
 prog_args=()
 ((quick)) && prog_args=(--quick)
 cflags=(-O2 -std=c99 -Wall -Wno-stringop-overflow)
@@ -196,6 +196,7 @@ tests=(
   "bw|bw|2||"
   "msgrate|msgrate|2||"
   "part|part|2||"
+  "rma|rma|2||"
 )
 # coll bounds itself: each operation gets its share of the program's time
 # limit (15 s, 8 s with --quick) and at least its first size, so even MPICH's
@@ -339,6 +340,7 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
         print impl "|" test "|" $1 " " val("bytes") "|" val("usec")
       }
       $1 == "part" { print impl "|" test "|" val("parts") " x " val("bytes") "|" val("usec") }
+      $1 == "rma" { print impl "|" test "|" val("op") " " val("bytes") "|" val("usec") }
       $1 == "part_plain" { print impl "|" test "|plain send " val("bytes") "|" val("usec") }
       $1 == "part_alloc" {
         print impl "|" test "|" val("parts") " x " val("bytes") " alloc_mem|" val("usec")
@@ -603,6 +605,17 @@ render() {
     echo "until MPI_Parrived(p) is true on rank 1, partitions readied 20 µs apart (mean over p)."
     first_col=case table "Partitioned communication (µs, np=2; lower is better)" part auto lower \
       "${part_rows[@]}"
+  fi
+  local -a rma_rows=()
+  while IFS= read -r r; do rma_rows+=("$r"); done < <(rows_of rma)
+  if ((${#rma_rows[@]})); then
+    echo
+    echo "One-sided: rank 1's window from MPI_Win_allocate; rank 0 holds MPI_Win_lock_all and"
+    echo "times one call and MPI_Win_flush(1) (data complete at the target): put, get, acc"
+    echo "(MPI_Accumulate of doubles, MPI_SUM), fetch_and_op (one long, MPI_SUM); fence: an"
+    echo "8-byte MPI_Put and one MPI_Win_fence on both ranks."
+    first_col=case table "One-sided communication (µs, np=2; lower is better)" rma auto lower \
+      "${rma_rows[@]}"
   fi
   local -a cr=()
   local where coll_shown=0
