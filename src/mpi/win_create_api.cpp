@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include "mpi/info.hpp"
 #include "mpi/keyval.hpp"
 #include "mpi/window.hpp"
+#include "rma/remote_memory.hpp"
 
 using namespace shmpi::mpi;
 
@@ -60,6 +62,27 @@ void allow_peer_access() {
     return true;
   }();
   (void)done;
+}
+
+// Whether every other member's memory that lies outside its segment
+// mapping is reachable through the kernel (rma/remote_memory.hpp): a
+// one-byte process_vm_readv of its base. Only a refusal counts (EPERM,
+// ENOSYS: ptrace restrictions); any other failure shows on first use.
+bool peers_reachable(const Window& w) {
+  const std::uint64_t total = state().runtime->segment().layout().total_bytes;
+  for (std::size_t i = 0; i < w.members.size(); ++i) {
+    const WindowMember& m = w.members[i];
+    if (static_cast<int>(i) == w.rank || m.size == 0 ||
+        (m.base >= m.segment && m.base + m.size <= m.segment + total)) {
+      continue;
+    }
+    const shmpi::rma::CopyResult r = shmpi::rma::probe(m.pid, m.base);
+    if (r.kind == shmpi::rma::CopyResult::Kind::kDenied &&
+        r.error_number != ESRCH) {
+      return false;
+    }
+  }
+  return true;
 }
 
 struct Request {
@@ -227,6 +250,14 @@ int create(const Request& r) {
   int rc = PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, w->members.data(),
                           sizeof mine, MPI_BYTE, wc->handle);
   Placement placement;
+  // Some member cannot reach another's memory: every member fails alike.
+  int unreachable = 0;
+  if (rc == MPI_SUCCESS && (r.flavor == MPI_WIN_FLAVOR_CREATE ||
+                            r.flavor == MPI_WIN_FLAVOR_ALLOCATE)) {
+    int mine_unreachable = peers_reachable(*w) ? 0 : 1;
+    rc = PMPI_Allreduce(&mine_unreachable, &unreachable, 1, MPI_INT, MPI_MAX,
+                        wc->handle);
+  }
   if (rc == MPI_SUCCESS) {
     bool anyone_short = false;
     for (WindowMember& m : w->members) {
@@ -234,7 +265,9 @@ int create(const Request& r) {
       m.reserved = 0;
     }
     if (w->rank == 0) {
-      placement = anyone_short ? Placement{MPI_ERR_NO_MEM, 0, 0, 0} : place(*w);
+      placement = anyone_short  ? Placement{MPI_ERR_NO_MEM, 0, 0, 0}
+                  : unreachable ? Placement{MPI_ERR_WIN, 0, 0, 0}
+                                : place(*w);
     }
     rc = PMPI_Bcast(&placement, sizeof placement, MPI_BYTE, 0, wc->handle);
   }
@@ -246,6 +279,11 @@ int create(const Request& r) {
     return fail(parent, rc, r.function,
                 rc == MPI_ERR_NO_MEM
                     ? "out of memory for the window (shmpirun --heap-size)"
+                : rc == MPI_ERR_WIN
+                    ? "memory outside the shared heap is unreachable between "
+                      "processes here (ptrace restrictions: Yama "
+                      "ptrace_scope, seccomp); use MPI_Win_allocate or "
+                      "MPI_Alloc_mem memory"
                     : "the members could not agree on the window");
   }
   w->lines = segment.at<shmpi::rma::MemberLine>(
