@@ -229,6 +229,7 @@ int create(const Request& r) {
   w->local_size = r.size;
   w->hints = std::move(hints);
   w->epochs.locks.assign(static_cast<std::size_t>(w->size), 0);
+  w->epochs.lock_nocheck.assign(static_cast<std::size_t>(w->size), 0);
   allow_peer_access();
 
   const shmpi::segment::Segment& segment = state().runtime->segment();

@@ -40,8 +40,12 @@ int check_access(Window& win, int target, const char* function) noexcept {
                     "target rank %d is not a rank of the window (size %d)",
                     target, win.size);
   }
-  const Epochs& e = win.epochs;
-  if (e.fence || e.lock_all) [[likely]] {
+  Epochs& e = win.epochs;
+  if (e.fence) [[likely]] {
+    e.fence_used = true;
+    return MPI_SUCCESS;
+  }
+  if (e.lock_all) [[likely]] {
     return MPI_SUCCESS;
   }
   if (e.locked_targets != 0 && e.locks[static_cast<std::size_t>(target)] != 0) {

@@ -52,21 +52,40 @@ static_assert(sizeof(WindowMember) == 40, "exchanged as bytes");
 // This process's synchronisation state on one window: which epochs are
 // open (MPI 4.0 §12.5). RMA calls on a target outside every access epoch
 // fail with MPI_ERR_RMA_SYNC (check_access).
+//
+// Private to this process, read and written by its calls on the window
+// only, so it holds no atomics; like the rest of Window it is not guarded
+// against two threads synchronising one window at once.
 struct Epochs {
   // A fence without MPI_MODE_NOSUCCEED opened an access and exposure epoch
   // that the next fence closes.
   bool fence = false;
+  // An RMA call ran in the fence epoch (check_access sets it). A fence
+  // "starts an RMA access epoch if it is followed by another fence call and
+  // by RMA communication calls" (MPI 4.0 §12.5.1): until one is made, the
+  // fence opened nothing that forbids MPI_Win_start, _post or _lock, which
+  // then end it (MPICH does the same).
+  bool fence_used = false;
   // MPI_Win_start's group (window ranks), until MPI_Win_complete.
   bool access_started = false;
   std::vector<int> access_group;
-  // MPI_Win_post's group, until MPI_Win_wait / a successful MPI_Win_test.
+  // MPI_Win_post's group, until MPI_Win_wait / a successful MPI_Win_test;
+  // per member of the group whether its MPI_Win_complete message has been
+  // received (MPI_Win_test takes them as they come), and how many have not.
   bool exposure_posted = false;
   std::vector<int> exposure_group;
+  std::vector<char> exposure_completed;
+  int exposure_pending = 0;
   // Passive target: per window rank 0 (not locked), MPI_LOCK_SHARED or
   // MPI_LOCK_EXCLUSIVE; and MPI_Win_lock_all.
+  // MPI_MODE_NOCHECK locks never touch the lock word, so unlock must not
+  // release it: per window rank, whether the lock was taken with it (and
+  // for lock_all, lock_all_nocheck).
   std::vector<int> locks;
+  std::vector<char> lock_nocheck;
   int locked_targets = 0;  // how many entries of `locks` are non-zero
   bool lock_all = false;
+  bool lock_all_nocheck = false;
 };
 
 struct Window {
