@@ -3,6 +3,9 @@
 // and the teardown of MPI_Win_free (mpi/window.hpp).
 #include "mpi/window.hpp"
 
+#include <sched.h>
+
+#include <atomic>
 #include <cstdlib>
 
 #include "mpi/comm.hpp"
@@ -62,6 +65,52 @@ int check_access(Window& win, int target, const char* function) noexcept {
                   "no access epoch to target %d is open (MPI_Win_fence, "
                   "MPI_Win_start or MPI_Win_lock first)",
                   target);
+}
+
+bool find_attached(const Window& win, int target, std::uint64_t address,
+                   std::uint64_t bytes) noexcept {
+  if (bytes == 0) {
+    return true;
+  }
+  if (static_cast<unsigned>(target) >= static_cast<unsigned>(win.size) ||
+      address + bytes < address) {
+    return false;
+  }
+  const rma::MemberLine& line = win.lines[static_cast<std::size_t>(target)];
+  // The reader half of the sequence lock that MPI_Win_attach and
+  // MPI_Win_detach write (win_attach_api.cpp, publish_regions()).
+  for (;;) {
+    // Acquire: pairs with the writer's closing release store, so the
+    // entries written before it are seen (with an even value).
+    const std::uint32_t before =
+        line.attach_seq.load(std::memory_order_acquire);
+    if ((before & 1u) != 0) {
+      sched_yield();  // the writer is in the middle: it is short
+      continue;
+    }
+    // Relaxed: a torn or mixed read is possible here, and is thrown away
+    // by the check of attach_seq below.
+    std::uint32_t count = line.attached.load(std::memory_order_relaxed);
+    if (count > rma::kMaxAttached) {
+      count = rma::kMaxAttached;  // torn: bounded, then retried below
+    }
+    bool found = false;
+    for (std::uint32_t i = 0; i < count && !found; ++i) {
+      const std::uint64_t base =
+          line.regions[i].base.load(std::memory_order_relaxed);
+      const std::uint64_t size =
+          line.regions[i].size.load(std::memory_order_relaxed);
+      found = address >= base && address - base <= size &&
+              bytes <= size - (address - base);
+    }
+    // Acquire fence: the loads above may not move below the re-read of
+    // attach_seq; with the writer's release fence after its odd store, a
+    // read that saw any new entry sees attach_seq changed.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (line.attach_seq.load(std::memory_order_relaxed) == before) {
+      return found;
+    }
+  }
 }
 
 void destroy_window(Window* win) noexcept {

@@ -152,6 +152,17 @@ int check_win(MPI_Win handle, Window** out, const char* function) noexcept;
 // inside an access epoch of this process (MPI_ERR_RMA_SYNC otherwise).
 int check_access(Window& win, int target, const char* function) noexcept;
 
+// Whether [address, address + bytes) lies inside one region that window
+// rank `target` of the dynamic window `win` has attached (MPI_Win_attach)
+// now; bytes 0: always true (nothing is touched). Reads target's table in
+// the shared block under its sequence lock, retrying while target changes
+// it, so it never returns a torn entry. The answer may be stale as soon as
+// it is given: attaching and detaching memory that an origin is accessing
+// is erroneous (MPI 4.0 §12.2.4), so a correct program cannot tell.
+// Any flavor may be passed; only dynamic windows ever attach regions.
+bool find_attached(const Window& win, int target, std::uint64_t address,
+                   std::uint64_t bytes) noexcept;
+
 // MPI_Win_free's teardown once every member agreed: frees the memory,
 // the block (rank 0), the communicator and the handle.
 void destroy_window(Window* win) noexcept;

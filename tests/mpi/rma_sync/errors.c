@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Erroneous one-sided synchronisation (MPI 4.0 §12.5 and the
+// Erroneous one-sided synchronisation (MPI 4.0 §12.5, §12.2.4 and the
 // error classes of §9.4): under MPI_ERRORS_ARE_FATAL, the window's default
 // handler, rank 0 makes one bad call and the job must end with a
 // non-zero status and a message naming the call (checked in the
@@ -17,9 +17,19 @@
 //                       already (MPI_ERR_RMA_SYNC)
 //   flush_unlocked      MPI_Win_flush outside a passive-target epoch
 //                       (MPI_ERR_RMA_SYNC)
+//   attach_overlap      MPI_Win_attach of memory overlapping an attached
+//                       region (MPI_ERR_RMA_ATTACH; shmpi: no MPI sentence
+//                       defines the class for it)
+//   attach_full         more regions than shmpi's table holds
+//                       (MPI_ERR_RMA_ATTACH; shmpi only)
+//   detach_unknown      MPI_Win_detach of a base never attached
+//                       (MPI_ERR_RMA_ATTACH)
+//   attach_flavor       MPI_Win_attach on a window that is not dynamic
+//                       (MPI_ERR_RMA_FLAVOR)
 #include "mpitest.h"
 
-static void bad_call(const char* what, MPI_Win win) {
+static void bad_call(const char* what, MPI_Win win, MPI_Win dynamic) {
+  static char memory[4096];
   if (strcmp(what, "fence_assert") == 0) {
     MPI_Win_fence(MPI_MODE_NOCHECK, win);
   } else if (strcmp(what, "unlock_unlocked") == 0) {
@@ -35,6 +45,18 @@ static void bad_call(const char* what, MPI_Win win) {
     MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
   } else if (strcmp(what, "flush_unlocked") == 0) {
     MPI_Win_flush(0, win);
+  } else if (strcmp(what, "attach_overlap") == 0) {
+    MPI_Win_attach(dynamic, memory, 128);
+    MPI_Win_attach(dynamic, memory + 64, 128);
+  } else if (strcmp(what, "attach_full") == 0) {
+    for (int i = 0; i < 4096; ++i) {
+      MPI_Win_attach(dynamic, memory + i, 1);
+    }
+  } else if (strcmp(what, "detach_unknown") == 0) {
+    MPI_Win_attach(dynamic, memory, 128);
+    MPI_Win_detach(dynamic, memory + 1);
+  } else if (strcmp(what, "attach_flavor") == 0) {
+    MPI_Win_attach(win, memory, 128);
   } else {
     MT_FAIL("unknown case %s", what);
   }
@@ -47,10 +69,12 @@ int main(int argc, char** argv) {
            "usage: errors fatal CASE");
   int* memory = NULL;
   MPI_Win win = MPI_WIN_NULL;
+  MPI_Win dynamic = MPI_WIN_NULL;
   MT_CHECK_MPI(
       MPI_Win_allocate(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &memory, &win));
+  MT_CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dynamic));
   if (mt_rank() == 0) {
-    bad_call(argv[2], win);
+    bad_call(argv[2], win, dynamic);
   }
   MPI_Barrier(MPI_COMM_WORLD);  // the others wait here for the abort
   MT_FAIL("the job survived a fatal error");
