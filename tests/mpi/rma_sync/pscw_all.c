@@ -37,7 +37,6 @@ int main(int argc, char** argv) {
     for (int t = 0; t < size; ++t) {
       ((volatile int*)slots[t])[rank] = (int)(r * 1000 + rank);
     }
-    MT_CHECK_MPI(MPI_Win_sync(win));
     MT_CHECK_MPI(MPI_Win_complete(win));
     if (poll) {
       int flag = 0;
@@ -47,7 +46,6 @@ int main(int argc, char** argv) {
     } else {
       MT_CHECK_MPI(MPI_Win_wait(win));
     }
-    MT_CHECK_MPI(MPI_Win_sync(win));
     for (int o = 0; o < size; ++o) {
       const int seen = ((volatile int*)mine)[o];
       MT_CHECK(seen == (int)(r * 1000 + o),
