@@ -65,40 +65,6 @@ int check_local(Window& win, const RmaBuffer& side, bool reduction,
       function);
 }
 
-// Whether [span.lo, span.hi) lies inside a region the target attached to
-// its dynamic window. Reads the region table under its sequence lock.
-bool inside_attached(const rma::MemberLine& line, rma::Span span) noexcept {
-  for (;;) {
-    // Acquire: pairs with the release that ended the attacher's last
-    // change (even value), so the regions read below are at least that
-    // new.
-    const std::uint32_t before =
-        line.attach_seq.load(std::memory_order_acquire);
-    if ((before & 1U) != 0) {
-      sched_yield();  // a change is in progress
-      continue;
-    }
-    // Relaxed inside the seqlock: the fence and the re-read below decide
-    // whether what was read is one consistent table.
-    const std::uint32_t used = line.attached.load(std::memory_order_relaxed);
-    bool found = false;
-    for (std::uint32_t i = 0; i < used && i < rma::kMaxAttached; ++i) {
-      const std::uint64_t base =
-          line.regions[i].base.load(std::memory_order_relaxed);
-      const std::uint64_t size =
-          line.regions[i].size.load(std::memory_order_relaxed);
-      found = found ||
-              (span.lo >= base && span.hi <= base + size && span.hi >= span.lo);
-    }
-    // Acquire fence: keeps the region loads above before the re-read of
-    // attach_seq, so an unchanged value means no change overlapped them.
-    std::atomic_thread_fence(std::memory_order_acquire);
-    if (line.attach_seq.load(std::memory_order_relaxed) == before) {
-      return found;
-    }
-  }
-}
-
 // target_rank (and the epoch), target_disp, target_count and
 // target_datatype, then where the data is and whether it fits.
 int check_target(Window& win, const RmaTarget& t, bool reduction, TypeArg* type,
@@ -153,7 +119,8 @@ int locate(Window& win, const RmaTarget& t, const TypeArg& type, Access* access,
   }
   const rma::Span span = rma::span_of(access->remote);
   if (win.flavor == MPI_WIN_FLAVOR_DYNAMIC) {
-    if (!inside_attached(win.lines[t.rank], span)) {
+    if (span.hi < span.lo ||
+        !find_attached(win, t.rank, span.lo, span.hi - span.lo)) {
       return fail_win(&win, MPI_ERR_RMA_RANGE, function,
                       "bytes [%#lx, %#lx) of target %d are not inside a "
                       "region it attached",
