@@ -382,6 +382,40 @@ int same_element(Window& win, const TypeArg& a, const TypeArg& b,
   return MPI_SUCCESS;
 }
 
+// accumulate_at() when the target data is contiguous and mapped here
+// (`here`): read, reduced and written where it is, with no copy of the
+// target data (an origin that is not contiguous is packed first).
+int accumulate_in_place(const Access& a, const OpArg& op, const TypeArg& ttype,
+                        std::size_t tcount, const datatype::Layout& origin,
+                        const datatype::Layout* result, std::byte* here,
+                        const char* function) noexcept {
+  const std::size_t bytes = ttype.bytes(tcount);
+  const bool replace = op.handle == MPI_REPLACE;
+  const bool no_op = op.handle == MPI_NO_OP;
+  try {
+    Packed packed;
+    const std::byte* in = origin.base;
+    if (!replace && !no_op && origin.map != nullptr) {
+      packed.resize(bytes);
+      datatype::pack(origin, 0, packed.data(), bytes);
+      in = packed.data();
+    }
+    AccumulateLock lock(*a.win, a.target);
+    if (result != nullptr) {
+      datatype::unpack(*result, 0, here, bytes);
+    }
+    if (replace) {
+      datatype::pack(origin, 0, here, bytes);
+    } else if (!no_op) {
+      apply_op(op, ttype, in, here, tcount);
+    }
+    return MPI_SUCCESS;
+  } catch (...) {
+    return fail_win(a.win, MPI_ERR_NO_MEM, function,
+                    "no memory for %zu bytes of accumulate data", bytes);
+  }
+}
+
 // One accumulate at the target, under its accumulate lock: the old
 // target data into `result` (when given), then target = origin op target.
 // `origin` is unused for MPI_NO_OP. `bytes` is the packed size of the
@@ -393,6 +427,14 @@ int accumulate_at(const Access& a, const OpArg& op, const TypeArg& ttype,
   const std::size_t bytes = ttype.bytes(tcount);
   const bool replace = op.handle == MPI_REPLACE;
   const bool no_op = op.handle == MPI_NO_OP;
+  std::byte* here = a.remote.map == nullptr
+                        ? rma::direct_base(process_of(*a.win, a.target),
+                                           my_segment(), a.remote)
+                        : nullptr;
+  if (here != nullptr) {
+    return accumulate_in_place(a, op, ttype, tcount, origin, result, here,
+                               function);
+  }
   try {
     Packed old;
     Packed in;

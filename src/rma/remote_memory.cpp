@@ -159,16 +159,9 @@ bool local_copy(bool to_remote, const RemoteProcess& process,
                 const LocalSegment& mine, const datatype::Layout& remote,
                 const datatype::Layout& local) noexcept {
   datatype::Layout here = remote;
-  if (!process.same_process) {
-    const Span span = span_of(remote);
-    if (span.lo < process.segment ||
-        span.hi > process.segment + process.segment_bytes) {
-      return false;
-    }
-    here.base = datatype::offset_address(
-        mine.base,
-        static_cast<std::int64_t>(reinterpret_cast<std::uint64_t>(remote.base) -
-                                  process.segment));
+  here.base = direct_base(process, mine, remote);
+  if (here.base == nullptr) {
+    return false;
   }
   if (to_remote) {
     datatype::copy(local, 0, here, 0, local.bytes);
@@ -211,6 +204,22 @@ Span span_of(const datatype::Layout& layout) noexcept {
   hi += std::max<std::int64_t>(0, last_element);
   return {base + static_cast<std::uint64_t>(lo),
           base + static_cast<std::uint64_t>(hi)};
+}
+
+std::byte* direct_base(const RemoteProcess& process, const LocalSegment& mine,
+                       const datatype::Layout& remote) noexcept {
+  if (process.same_process) {
+    return remote.base;
+  }
+  const Span span = span_of(remote);
+  if (span.lo < process.segment ||
+      span.hi > process.segment + process.segment_bytes) {
+    return nullptr;
+  }
+  return datatype::offset_address(
+      mine.base,
+      static_cast<std::int64_t>(reinterpret_cast<std::uint64_t>(remote.base) -
+                                process.segment));
 }
 
 CopyResult write(const RemoteProcess& process, const LocalSegment& mine,

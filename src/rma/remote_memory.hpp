@@ -58,6 +58,14 @@ struct CopyResult {
   bool ok() const { return kind == Kind::kOk; }
 };
 
+// Where `remote`'s data is in this process when it can be reached without
+// the kernel: the remote process is this one, or the data lies inside its
+// mapping of the segment. nullptr otherwise. The result is `remote.base`
+// translated; the layout's map applies to it unchanged.
+[[nodiscard]] std::byte* direct_base(const RemoteProcess& process,
+                                     const LocalSegment& mine,
+                                     const datatype::Layout& remote) noexcept;
+
 // Copies local.bytes packed bytes from `local` (this process) to `remote`
 // (in `process`); both layouts must hold the same number of packed bytes.
 [[nodiscard]] CopyResult write(const RemoteProcess& process,
