@@ -13,8 +13,8 @@
  *   fence          MPI_Put of 8 bytes inside a fence epoch on both ranks:
  *                  one iteration is the put and one MPI_Win_fence
  * Prints one line per point:
- *   rma op=put bytes=8 usec=0.123 mean=... min=... max=... iters=... batches=...
- * with the median over the batches. */
+ *   rma op=put bytes=8 usec=0.123 mean=... min=... max=... iters=...
+ * batches=... with the median over the batches. */
 #include "bench_common.h"
 
 typedef struct {

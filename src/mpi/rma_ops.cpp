@@ -261,8 +261,12 @@ class AccumulateLock {
 
 }  // namespace
 
-int rma_put(const RmaCall& call, const RmaBuffer& origin,
-            const RmaTarget& target) noexcept {
+namespace {
+
+// MPI_Put (to_target) and MPI_Get, with their R forms: the same checks,
+// then one copy in either direction.
+int put_or_get(const RmaCall& call, const RmaBuffer& origin,
+               const RmaTarget& target, bool to_target) noexcept {
   Window* w = nullptr;
   if (int rc = check_win(call.win, &w, call.function); rc != MPI_SUCCESS) {
     return rc;
@@ -296,49 +300,23 @@ int rma_put(const RmaCall& call, const RmaBuffer& origin,
   }
   int rc = MPI_SUCCESS;
   if (a.target != MPI_PROC_NULL) {
-    rc = write_target(a, otype.layout(origin.buffer, ocount), call.function);
+    const datatype::Layout local = otype.layout(origin.buffer, ocount);
+    rc = to_target ? write_target(a, local, call.function)
+                   : read_target(a, local, call.function);
   }
   return close_request(call, r, rc);
 }
 
+}  // namespace
+
+int rma_put(const RmaCall& call, const RmaBuffer& origin,
+            const RmaTarget& target) noexcept {
+  return put_or_get(call, origin, target, true);
+}
+
 int rma_get(const RmaCall& call, const RmaBuffer& origin,
             const RmaTarget& target) noexcept {
-  Window* w = nullptr;
-  if (int rc = check_win(call.win, &w, call.function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  Window& win = *w;
-  TypeArg otype;
-  TypeArg ttype;
-  Access a;
-  if (int rc = check_local(win, origin, false, &otype, call.function);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  if (int rc = check_target(win, target, false, &ttype, &a, call.function);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  const auto ocount = static_cast<std::size_t>(origin.count);
-  const auto tcount = static_cast<std::size_t>(target.count);
-  if (otype.bytes(ocount) != ttype.bytes(tcount)) {
-    return signature_error(win, "origin and target types differ",
-                           otype.bytes(ocount), ttype.bytes(tcount),
-                           call.function);
-  }
-  if (int rc = locate(win, target, ttype, &a, call.function);
-      rc != MPI_SUCCESS) {
-    return rc;
-  }
-  p2p::Request* r = nullptr;
-  if (int rc = open_request(call, win, &r); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  int rc = MPI_SUCCESS;
-  if (a.target != MPI_PROC_NULL) {
-    rc = read_target(a, otype.layout(origin.buffer, ocount), call.function);
-  }
-  return close_request(call, r, rc);
+  return put_or_get(call, origin, target, false);
 }
 
 namespace {

@@ -70,12 +70,12 @@ int main(int argc, char** argv) {
                "%s sum [%d] = %d, want %d", kind, i, base[i],
                size * kIterations * four[i]);
     }
-    MT_CHECK(base[4] == (size - 1) * 1000 + kIterations - 1,
-             "%s max = %d", kind, base[4]);
+    MT_CHECK(base[4] == (size - 1) * 1000 + kIterations - 1, "%s max = %d",
+             kind, base[4]);
     MT_CHECK(base[5] >= 1 && base[5] <= size, "%s replace left %d", kind,
              base[5]);
-    MT_CHECK(*sum_double == 0.5 * size * kIterations, "%s double sum %g",
-             kind, *sum_double);
+    MT_CHECK(*sum_double == 0.5 * size * kIterations, "%s double sum %g", kind,
+             *sum_double);
     for (int k = 0; k < 4; ++k) {
       MT_CHECK(base[16 + 2 * k] == size * four[k] && base[17 + 2 * k] == 0,
                "%s vector sum: [%d] = %d, [%d] = %d", kind, 16 + 2 * k,

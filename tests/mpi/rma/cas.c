@@ -38,8 +38,7 @@ int main(int argc, char** argv) {
     MT_CHECK(winners == 1, "round %d: %d ranks took the lock", round, winners);
     int holder = rank == 0 ? base[0] : 0;
     MPI_Bcast(&holder, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MT_CHECK(holder >= 1 && holder <= size, "round %d: word %d", round,
-             holder);
+    MT_CHECK(holder >= 1 && holder <= size, "round %d: word %d", round, holder);
     MT_CHECK(won ? holder == id : seen == holder,
              "round %d: rank %d saw %d, the word holds %d", round, rank, seen,
              holder);

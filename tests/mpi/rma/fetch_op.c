@@ -63,19 +63,19 @@ int main(int argc, char** argv) {
 
   long long now[2] = {-1, -1};
   MPI_Fetch_and_op(NULL, &now[0], MPI_LONG_LONG, last, 0, MPI_NO_OP, win);
-  MPI_Get_accumulate(&one, 1, MPI_LONG_LONG, &now[1], 1, MPI_LONG_LONG,
-                     last, 1, 1, MPI_LONG_LONG, MPI_NO_OP, win);
+  MPI_Get_accumulate(&one, 1, MPI_LONG_LONG, &now[1], 1, MPI_LONG_LONG, last, 1,
+                     1, MPI_LONG_LONG, MPI_NO_OP, win);
   MPI_Win_fence(0, win);
-  MT_CHECK(now[0] == (long long)kTimes * size &&
-               now[1] == (long long)kTimes * size,
-           "MPI_NO_OP read %lld and %lld", now[0], now[1]);
+  MT_CHECK(
+      now[0] == (long long)kTimes * size && now[1] == (long long)kTimes * size,
+      "MPI_NO_OP read %lld and %lld", now[0], now[1]);
 
   // Request form, two elements, replacing: every rank swaps in its rank.
   long long mine[2] = {rank, rank};
   long long old[2] = {-1, -1};
   MPI_Request request;
-  MPI_Rget_accumulate(mine, 2, MPI_LONG_LONG, old, 2, MPI_LONG_LONG, last, 2,
-                      2, MPI_LONG_LONG, MPI_REPLACE, win, &request);
+  MPI_Rget_accumulate(mine, 2, MPI_LONG_LONG, old, 2, MPI_LONG_LONG, last, 2, 2,
+                      MPI_LONG_LONG, MPI_REPLACE, win, &request);
   MPI_Wait(&request, MPI_STATUS_IGNORE);
   MT_CHECK(old[0] == old[1], "MPI_Rget_accumulate is not atomic: %lld %lld",
            old[0], old[1]);

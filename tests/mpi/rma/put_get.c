@@ -143,11 +143,9 @@ int main(int argc, char** argv) {
     mine[i] = -(rank * 100 + i);
   }
   MPI_Rput(mine, 10, MPI_INT, right, 20, 10, MPI_INT, win, &requests[0]);
-  MPI_Rput(mine, 10, MPI_INT, MPI_PROC_NULL, 0, 10, MPI_INT, win,
-           &requests[1]);
+  MPI_Rput(mine, 10, MPI_INT, MPI_PROC_NULL, 0, 10, MPI_INT, win, &requests[1]);
   MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
-  MT_ASSERT(requests[0] == MPI_REQUEST_NULL &&
-            requests[1] == MPI_REQUEST_NULL);
+  MT_ASSERT(requests[0] == MPI_REQUEST_NULL && requests[1] == MPI_REQUEST_NULL);
   // MPI_PROC_NULL is a no-op for every operation.
   MPI_Put(mine, 10, MPI_INT, MPI_PROC_NULL, 1 << 20, 10, MPI_INT, win);
   MPI_Get(mine, 10, MPI_INT, MPI_PROC_NULL, 1 << 20, 10, MPI_INT, win);
