@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -155,19 +156,17 @@ std::atomic<std::uint32_t>& lock_word(Window* w, int rank) {
 }
 
 // The epochs a passive-target access epoch may not overlap (MPI 4.0
-// §12.5: an access epoch is either active or passive).
-int check_no_active_access(Window* w, const char* function) {
-  const Epochs& e = w->epochs;
+// §12.5: an access epoch is either active or passive): why one is open,
+// or nullptr.
+const char* active_access_open(const Epochs& e) {
   if (e.access_started) {
-    return fail_win(w, MPI_ERR_RMA_SYNC, function,
-                    "an MPI_Win_start access epoch is open");
+    return "an MPI_Win_start access epoch is open";
   }
   if (fence_epoch_in_use(e)) {
-    return fail_win(w, MPI_ERR_RMA_SYNC, function,
-                    "a fence epoch with RMA calls is open (end it with "
-                    "MPI_Win_fence(MPI_MODE_NOSUCCEED))");
+    return "a fence epoch with RMA calls is open (end it with "
+           "MPI_Win_fence(MPI_MODE_NOSUCCEED))";
   }
-  return MPI_SUCCESS;
+  return nullptr;
 }
 
 int flush(MPI_Win win, int rank, bool all, const char* function) {
@@ -184,9 +183,11 @@ int flush(MPI_Win win, int rank, bool all, const char* function) {
       return MPI_SUCCESS;
     }
   }
+  EpochsGuard guard(*w);
   const bool covered =
       e.lock_all || (all ? e.locked_targets != 0
                          : e.locks[static_cast<std::size_t>(rank)] != 0);
+  guard.unlock();
   if (!covered) {
     return all ? fail_win(w, MPI_ERR_RMA_SYNC, function,
                           "no passive-target epoch is open")
@@ -444,18 +445,26 @@ extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert,
   }
   Epochs& e = w->epochs;
   const auto target = static_cast<std::size_t>(rank);
-  if (e.lock_all || e.locks[target] != 0) {
-    return fail_win(w, MPI_ERR_RMA_SYNC, kFunction,
-                    "rank %d is locked already (%s)", rank,
-                    e.lock_all ? "MPI_Win_lock_all" : "MPI_Win_lock");
-  }
-  if (int rc = check_no_active_access(w, kFunction); rc != MPI_SUCCESS) {
-    return rc;
+  {
+    // Errors are raised without the lock: a handler may call MPI.
+    EpochsGuard guard(*w);
+    if (e.lock_all || e.locks[target] != 0) {
+      const bool all = e.lock_all;
+      guard.unlock();
+      return fail_win(w, MPI_ERR_RMA_SYNC, kFunction,
+                      "rank %d is locked already (%s)", rank,
+                      all ? "MPI_Win_lock_all" : "MPI_Win_lock");
+    }
+    if (const char* open = active_access_open(e)) {
+      guard.unlock();
+      return fail_win(w, MPI_ERR_RMA_SYNC, kFunction, "%s", open);
+    }
   }
   const bool nocheck = (assert& MPI_MODE_NOCHECK) != 0;
   if (!nocheck) {
-    acquire(lock_word(w, rank), lock_type);
+    acquire(lock_word(w, rank), lock_type);  // not under the epochs' lock
   }
+  EpochsGuard guard(*w);
   e.fence = false;
   e.locks[target] = lock_type;
   e.lock_nocheck[target] = nocheck ? 1 : 0;
@@ -478,16 +487,21 @@ extern "C" int PMPI_Win_unlock(int rank, MPI_Win win) noexcept {
   }
   Epochs& e = w->epochs;
   const auto target = static_cast<std::size_t>(rank);
-  if (e.locks[target] == 0) {
+  EpochsGuard guard(*w);
+  const int lock_type = e.locks[target];
+  const bool nocheck = e.lock_nocheck[target] != 0;
+  if (lock_type == 0) {
+    guard.unlock();
     return fail_win(w, MPI_ERR_RMA_SYNC, kFunction,
                     "rank %d is not locked (MPI_Win_lock first)", rank);
-  }
-  if (e.lock_nocheck[target] == 0) {
-    release(lock_word(w, rank), e.locks[target]);
   }
   e.locks[target] = 0;
   e.lock_nocheck[target] = 0;
   --e.locked_targets;
+  guard.unlock();
+  if (!nocheck) {
+    release(lock_word(w, rank), lock_type);
+  }
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Win_unlock);
@@ -504,13 +518,19 @@ extern "C" int PMPI_Win_lock_all(int assert, MPI_Win win) noexcept {
                     static_cast<unsigned>(assert));
   }
   Epochs& e = w->epochs;
-  if (e.lock_all || e.locked_targets != 0) {
-    return fail_win(w, MPI_ERR_RMA_SYNC, kFunction,
-                    "a passive-target epoch is open already (%s)",
-                    e.lock_all ? "MPI_Win_lock_all" : "MPI_Win_lock");
-  }
-  if (int rc = check_no_active_access(w, kFunction); rc != MPI_SUCCESS) {
-    return rc;
+  {
+    EpochsGuard guard(*w);
+    if (e.lock_all || e.locked_targets != 0) {
+      const bool all = e.lock_all;
+      guard.unlock();
+      return fail_win(w, MPI_ERR_RMA_SYNC, kFunction,
+                      "a passive-target epoch is open already (%s)",
+                      all ? "MPI_Win_lock_all" : "MPI_Win_lock");
+    }
+    if (const char* open = active_access_open(e)) {
+      guard.unlock();
+      return fail_win(w, MPI_ERR_RMA_SYNC, kFunction, "%s", open);
+    }
   }
   const bool nocheck = (assert& MPI_MODE_NOCHECK) != 0;
   if (!nocheck) {
@@ -520,6 +540,7 @@ extern "C" int PMPI_Win_lock_all(int assert, MPI_Win win) noexcept {
       acquire(lock_word(w, rank), MPI_LOCK_SHARED);
     }
   }
+  EpochsGuard guard(*w);
   e.fence = false;
   e.lock_all = true;
   e.lock_all_nocheck = nocheck;
@@ -534,17 +555,21 @@ extern "C" int PMPI_Win_unlock_all(MPI_Win win) noexcept {
     return rc;
   }
   Epochs& e = w->epochs;
+  EpochsGuard guard(*w);
   if (!e.lock_all) {
+    guard.unlock();
     return fail_win(w, MPI_ERR_RMA_SYNC, kFunction,
                     "no MPI_Win_lock_all epoch is open");
   }
-  if (!e.lock_all_nocheck) {
+  const bool nocheck = e.lock_all_nocheck;
+  e.lock_all = false;
+  e.lock_all_nocheck = false;
+  guard.unlock();
+  if (!nocheck) {
     for (int rank = 0; rank < w->size; ++rank) {
       release(lock_word(w, rank), MPI_LOCK_SHARED);
     }
   }
-  e.lock_all = false;
-  e.lock_all_nocheck = false;
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Win_unlock_all);

@@ -33,6 +33,33 @@ int check_win(MPI_Win handle, Window** out, const char* function) noexcept {
   return MPI_SUCCESS;
 }
 
+namespace {
+
+// Whether an access epoch of this process covers `target` (a window rank);
+// notes the use of a fence epoch. Under the epochs' lock.
+bool in_access_epoch(Window& win, int target) {
+  EpochsGuard guard(win);
+  Epochs& e = win.epochs;
+  if (e.fence) [[likely]] {
+    e.fence_used = true;
+    return true;
+  }
+  if (e.lock_all || (e.locked_targets != 0 &&
+                     e.locks[static_cast<std::size_t>(target)] != 0)) {
+    return true;
+  }
+  if (e.access_started) {
+    for (int member : e.access_group) {
+      if (member == target) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 int check_access(Window& win, int target, const char* function) noexcept {
   if (target == MPI_PROC_NULL) {
     return MPI_SUCCESS;
@@ -43,24 +70,10 @@ int check_access(Window& win, int target, const char* function) noexcept {
                     "target rank %d is not a rank of the window (size %d)",
                     target, win.size);
   }
-  Epochs& e = win.epochs;
-  if (e.fence) [[likely]] {
-    e.fence_used = true;
+  if (in_access_epoch(win, target)) [[likely]] {
     return MPI_SUCCESS;
   }
-  if (e.lock_all) [[likely]] {
-    return MPI_SUCCESS;
-  }
-  if (e.locked_targets != 0 && e.locks[static_cast<std::size_t>(target)] != 0) {
-    return MPI_SUCCESS;
-  }
-  if (e.access_started) {
-    for (int member : e.access_group) {
-      if (member == target) {
-        return MPI_SUCCESS;
-      }
-    }
-  }
+  // The error handler runs without the lock: it may call MPI on the window.
   return fail_win(&win, MPI_ERR_RMA_SYNC, function,
                   "no access epoch to target %d is open (MPI_Win_fence, "
                   "MPI_Win_start or MPI_Win_lock first)",

@@ -27,6 +27,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,8 +55,10 @@ static_assert(sizeof(WindowMember) == 40, "exchanged as bytes");
 // fail with MPI_ERR_RMA_SYNC (check_access).
 //
 // Private to this process, read and written by its calls on the window
-// only, so it holds no atomics; like the rest of Window it is not guarded
-// against two threads synchronising one window at once.
+// only, so it holds no atomics. Under MPI_THREAD_MULTIPLE threads may open
+// and close passive-target epochs on different targets while others make
+// RMA calls: Window::epochs_mutex (EpochsGuard) covers every read and
+// write then, never a wait.
 struct Epochs {
   // A fence without MPI_MODE_NOSUCCEED opened an access and exposure epoch
   // that the next fence closes.
@@ -114,6 +117,7 @@ struct Window {
   rma::MemberLine* lines = nullptr;  // one per window rank
   std::uint64_t block_offset = 0;
   Epochs epochs;
+  std::mutex epochs_mutex;  // EpochsGuard
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;
   std::vector<Attribute> attributes;                       // set order
@@ -146,6 +150,26 @@ int raise_win_code(Window* win, int code, const char* function) noexcept;
 // MPI is initialized and `handle` names a live window (MPI_ERR_WIN,
 // raised on MPI_COMM_SELF's handler as an error tied to no window).
 int check_win(MPI_Win handle, Window** out, const char* function) noexcept;
+
+// The lock over win.epochs, taken only once the program asked for
+// MPI_THREAD_MULTIPLE (the single-threaded path pays nothing); unlock()
+// lets go early (before raising an error: a handler may call MPI).
+class EpochsGuard {
+ public:
+  explicit EpochsGuard(Window& win) : lock_(win.epochs_mutex, std::defer_lock) {
+    if (state().thread_multiple) {
+      lock_.lock();
+    }
+  }
+  void unlock() {
+    if (lock_.owns_lock()) {
+      lock_.unlock();
+    }
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
 
 // `target` may be named by an RMA call now: a rank of the window (or
 // MPI_PROC_NULL, which the caller then skips: MPI_ERR_RANK otherwise) and
