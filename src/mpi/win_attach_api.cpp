@@ -74,9 +74,12 @@ extern "C" int PMPI_Win_attach(MPI_Win win, void* base,
                     static_cast<long>(size), base);
   }
   MemberLine& line = w->lines[static_cast<std::size_t>(w->rank)];
+  // Threads of this process attach one at a time (MPI_THREAD_MULTIPLE).
+  EpochsGuard guard(*w);
   // Relaxed loads of our own table: this process is its only writer.
   const std::uint32_t count = line.attached.load(std::memory_order_relaxed);
   if (count >= shmpi::rma::kMaxAttached) {
+    guard.unlock();
     return fail_win(w, MPI_ERR_RMA_ATTACH, kFunction,
                     "%u regions are attached already, the most a member "
                     "may have",
@@ -89,6 +92,7 @@ extern "C" int PMPI_Win_attach(MPI_Win win, void* base,
         line.regions[i].size.load(std::memory_order_relaxed);
     if (bytes > 0 && other_size > 0 && address < other + other_size &&
         other < address + bytes) {
+      guard.unlock();
       return fail_win(w, MPI_ERR_RMA_ATTACH, kFunction,
                       "%ld bytes at %p overlap the %lu bytes attached at "
                       "%#lx",
@@ -115,6 +119,7 @@ extern "C" int PMPI_Win_detach(MPI_Win win, const void* base) noexcept {
   }
   const auto address = reinterpret_cast<std::uintptr_t>(base);
   MemberLine& line = w->lines[static_cast<std::size_t>(w->rank)];
+  EpochsGuard guard(*w);  // as in MPI_Win_attach
   // Relaxed loads of our own table: this process is its only writer.
   const std::uint32_t count = line.attached.load(std::memory_order_relaxed);
   std::uint32_t found = count;
@@ -124,6 +129,7 @@ extern "C" int PMPI_Win_detach(MPI_Win win, const void* base) noexcept {
     }
   }
   if (found == count) {
+    guard.unlock();
     return fail_win(w, MPI_ERR_RMA_ATTACH, kFunction,
                     "no region attached at %p", base);
   }

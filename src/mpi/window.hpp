@@ -151,7 +151,8 @@ int raise_win_code(Window* win, int code, const char* function) noexcept;
 // raised on MPI_COMM_SELF's handler as an error tied to no window).
 int check_win(MPI_Win handle, Window** out, const char* function) noexcept;
 
-// The lock over win.epochs, taken only once the program asked for
+// The lock over win.epochs (and this member's table of attached regions),
+// taken only once the program asked for
 // MPI_THREAD_MULTIPLE (the single-threaded path pays nothing); unlock()
 // lets go early (before raising an error: a handler may call MPI).
 class EpochsGuard {

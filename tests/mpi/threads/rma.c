@@ -13,6 +13,10 @@
 // read-modify-write the lock alone protects, racing with the same thread
 // of every other rank, and with its own process's other threads locking
 // other targets. Each counter ends at size * kIterations.
+// Part 3: on a dynamic window every thread attaches and detaches a region
+// of its own over and over, then leaves it attached; the right neighbour
+// then puts into all of them (a region lost by two threads changing the
+// table at once would make that put fail with MPI_ERR_RMA_RANGE).
 #include "mt_threads.h"
 
 enum { kThreads = 4, kIterations = 200, kCounter = 8, kLocked = 9 };
@@ -58,6 +62,18 @@ static void* lock_body(void* p) {
   return NULL;
 }
 
+static long regions[kThreads][4];
+
+static void* attach_body(void* p) {
+  const item* it = p;
+  for (int i = 0; i < 5000; ++i) {
+    MPI_Win_attach(it->win, regions[it->thread], sizeof regions[0]);
+    MPI_Win_detach(it->win, regions[it->thread]);
+  }
+  MPI_Win_attach(it->win, regions[it->thread], sizeof regions[0]);
+  return NULL;
+}
+
 int main(int argc, char** argv) {
   mt_init_threads(&argc, &argv, kThreads);
   const int rank = mt_rank();
@@ -99,6 +115,35 @@ int main(int argc, char** argv) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Win_free(&win);
+
+  MPI_Win dynamic;
+  MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dynamic);
+  for (int t = 0; t < kThreads; ++t) {
+    items[t].win = dynamic;
+  }
+  mt_run_threads(kThreads, attach_body, items, sizeof(item));
+  MPI_Aint mine[kThreads];
+  for (int t = 0; t < kThreads; ++t) {
+    MPI_Get_address(regions[t], &mine[t]);
+  }
+  const int left = (rank + size - 1) % size;
+  const int right = (rank + 1) % size;
+  MPI_Aint theirs[kThreads];
+  MPI_Sendrecv(mine, kThreads, MPI_AINT, left, 0, theirs, kThreads, MPI_AINT,
+               right, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Win_lock_all(0, dynamic);
+  for (int t = 0; t < kThreads; ++t) {
+    const long value = rank * 10 + t;
+    MPI_Put(&value, 1, MPI_LONG, right, theirs[t], 1, MPI_LONG, dynamic);
+  }
+  MPI_Win_unlock_all(dynamic);
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int t = 0; t < kThreads; ++t) {
+    MT_CHECK(regions[t][0] == left * 10 + t, "region %d holds %ld", t,
+             regions[t][0]);
+    MPI_Win_detach(dynamic, regions[t]);
+  }
+  MPI_Win_free(&dynamic);
   MPI_Finalize();
   if (rank == 0) {
     printf("threads rma: ok\n");
