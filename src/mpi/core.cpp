@@ -93,6 +93,10 @@ int apply(MPI_Errhandler handler, Comm* comm, Session* session, int code,
 
 int apply_handler(Comm* comm, int code, const char* message) {
   Comm* target = raised_on(comm);
+  if (target != nullptr && target->window != nullptr) {
+    Window* win = target->window;
+    return apply(win->errhandler, nullptr, nullptr, code, message, win);
+  }
   // Without a communicator the initial error handler applies (MPI 4.0
   // §9.3): MPI_ERRORS_ARE_FATAL, as shmpirun takes no mpi_initial_errhandler.
   MPI_Errhandler handler =

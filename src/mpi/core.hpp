@@ -49,6 +49,7 @@ void retain_errhandler(MPI_Errhandler handler);
 void release_errhandler(MPI_Errhandler handler);
 
 struct Session;  // mpi/session.hpp
+struct Window;   // mpi/window.hpp
 
 namespace detail {
 struct CommShared;  // mpi/comm/*: scratch block and creation bookkeeping
@@ -99,6 +100,9 @@ struct Comm {
   std::vector<std::pair<std::string, std::string>> hints;  // Comm_set_info
   // The virtual topology (mpi/topology.hpp), shared with dups; null: none.
   std::shared_ptr<const Topology> topology;
+  // A window's private communicator (mpi/window.hpp): the window. Errors
+  // raised on the communicator are the window's and go to its handler.
+  Window* window = nullptr;
 
   // Number of ranks a point-to-point call may name.
   int peer_count() const { return is_inter ? remote_size : size; }

@@ -34,19 +34,12 @@ struct Access {
   datatype::Layout remote;     // the target data, in the target's addresses
 };
 
-// Core's checks raise on a communicator; the window's own communicator
-// returns errors (MPI_ERRORS_RETURN, win_create_api.cpp), and the code is
-// raised again on the window's handler.
-int on_window(Window& win, int rc, const char* function) noexcept {
-  return rc == MPI_SUCCESS ? rc : raise_win_code(&win, rc, function);
-}
-
+// Core's checks raise on a communicator: given the window's own, they
+// raise on the window's handler (Comm::window), with their full message.
 int check_type_on(Window& win, MPI_Datatype type, bool reduction, TypeArg* out,
                   const char* function) noexcept {
-  const int rc = reduction
-                     ? check_reduction_datatype(win.comm, type, out, function)
-                     : check_datatype(win.comm, type, out, function);
-  return on_window(win, rc, function);
+  return reduction ? check_reduction_datatype(win.comm, type, out, function)
+                   : check_datatype(win.comm, type, out, function);
 }
 
 // (addr, count, datatype) of the origin or result side.
@@ -60,9 +53,7 @@ int check_local(Window& win, const RmaBuffer& side, bool reduction,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  return on_window(
-      win, check_buffer(win.comm, side.buffer, side.count, *out, function),
-      function);
+  return check_buffer(win.comm, side.buffer, side.count, *out, function);
 }
 
 // target_rank (and the epoch), target_disp, target_count and
@@ -336,7 +327,7 @@ int check_rma_op(Window& win, MPI_Op op, bool no_op_allowed,
                     "MPI_Fetch_and_op only");
   }
   if (int rc = check_op(win.comm, op, type, out, function); rc != MPI_SUCCESS) {
-    return on_window(win, rc, function);
+    return rc;  // raised on the window (Comm::window)
   }
   if (out->user != nullptr) {
     return fail_win(&win, MPI_ERR_OP, function,

@@ -310,6 +310,10 @@ int create(const Request& r) {
       r.flavor == MPI_WIN_FLAVOR_SHARED) {
     std::memcpy(r.baseptr, &w->base, sizeof w->base);
   }
+  // From now on errors raised on the private communicator (the datatype
+  // and count checks of RMA calls, the fence's barrier) are the window's;
+  // during creation they came back here and went to the parent.
+  wc->window = w;
   *r.win = w->handle();
   return MPI_SUCCESS;
 }
@@ -401,12 +405,12 @@ extern "C" int PMPI_Win_free(MPI_Win* win) noexcept {
   const MPI_Errhandler handler = w->errhandler;
   destroy_window(w);
   *win = MPI_WIN_NULL;
-  int result = MPI_SUCCESS;
-  if (rc != MPI_SUCCESS || deleted != MPI_SUCCESS) {
+  // A failed barrier was raised on the window already (Comm::window).
+  int result = rc;
+  if (rc == MPI_SUCCESS && deleted != MPI_SUCCESS) {
     Window reporter;  // the freed window's handler, for the report
     reporter.errhandler = handler;
-    result =
-        raise_win_code(&reporter, rc != MPI_SUCCESS ? rc : deleted, kFunction);
+    result = raise_win_code(&reporter, deleted, kFunction);
   }
   release_errhandler(handler);  // the window's hold on it
   return result;

@@ -228,7 +228,7 @@ extern "C" int PMPI_Win_fence(int assert, MPI_Win win) noexcept {
   // the fence before every member's after it (its messages carry
   // release/acquire pairs).
   if (int rc = PMPI_Barrier(w->comm->handle); rc != MPI_SUCCESS) {
-    return raise_win_code(w, rc, kFunction);
+    return rc;  // raised on the window already (Comm::window)
   }
   e.fence = (assert& MPI_MODE_NOSUCCEED) == 0;
   e.fence_used = false;

@@ -6,6 +6,8 @@
 //   rank   MPI_Get from a rank the window does not have (MPI_ERR_RANK)
 //   sync   MPI_Put before any MPI_Win_fence (MPI_ERR_RMA_SYNC)
 //   op     MPI_Accumulate with a user-defined op (MPI_ERR_OP)
+//   type   MPI_Put with MPI_DATATYPE_NULL as the origin datatype
+//          (MPI_ERR_TYPE; the message says which datatype)
 // Rank 0 makes the bad call; the job must not end normally. MPICH 4.0.2
 // does not check the range of a put (range is shmpi-only).
 #include "mpitest.h"
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
         MPI_Op op;
         MPI_Op_create(add, 1, &op);
         MPI_Accumulate(data, 1, MPI_INT, size - 1, 0, 1, MPI_INT, op, win);
+      } else if (strcmp(what, "type") == 0) {
+        MPI_Put(data, 1, MPI_DATATYPE_NULL, size - 1, 0, 1, MPI_INT, win);
       }
     }
     MPI_Win_fence(0, win);
