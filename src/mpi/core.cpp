@@ -11,6 +11,7 @@
 #include "mpi/datatype.hpp"
 #include "mpi/detail/unsupported.hpp"
 #include "mpi/errors.hpp"
+#include "mpi/file.hpp"
 #include "mpi/session.hpp"
 #include "mpi/window.hpp"
 
@@ -66,7 +67,7 @@ Comm* raised_on(Comm* comm) {
 // Applies `handler`; a user handler gets `comm`, `session` or `win`,
 // whichever its kind takes.
 int apply(MPI_Errhandler handler, Comm* comm, Session* session, int code,
-          const char* message, Window* win = nullptr) {
+          const char* message, Window* win = nullptr, File* file = nullptr) {
   if (handler == MPI_ERRORS_RETURN) {
     return code;
   }
@@ -86,6 +87,10 @@ int apply(MPI_Errhandler handler, Comm* comm, Session* session, int code,
     } else if (win != nullptr && user->win_function != nullptr) {
       MPI_Win handle = win->handle();
       user->win_function(&handle, &code_copy);
+    } else if (user->file_function != nullptr) {
+      // A file's handler, or MPI_FILE_NULL's (file nullptr).
+      MPI_File handle = file != nullptr ? file->handle() : MPI_FILE_NULL;
+      user->file_function(&handle, &code_copy);
     }
   }
   return code;
@@ -96,6 +101,11 @@ int apply_handler(Comm* comm, int code, const char* message) {
   if (target != nullptr && target->window != nullptr) {
     Window* win = target->window;
     return apply(win->errhandler, nullptr, nullptr, code, message, win);
+  }
+  if (target != nullptr && target->file != nullptr) {
+    File* file = target->file;
+    return apply(file->errhandler, nullptr, nullptr, code, message, nullptr,
+                 file);
   }
   // Without a communicator the initial error handler applies (MPI 4.0
   // §9.3): MPI_ERRORS_ARE_FATAL, as shmpirun takes no mpi_initial_errhandler.
@@ -199,6 +209,37 @@ int raise_win_code(Window* win, int code, const char* function) noexcept {
     return apply_handler(nullptr, code, text);
   }
   return apply(win->errhandler, nullptr, nullptr, code, text, win);
+}
+
+MPI_Errhandler& default_file_errhandler() {
+  static MPI_Errhandler handler = MPI_ERRORS_RETURN;  // MPI 4.0 §9.3
+  return handler;
+}
+
+namespace {
+
+int apply_file_handler(File* file, int code, const char* text) {
+  const MPI_Errhandler handler =
+      file != nullptr ? file->errhandler : default_file_errhandler();
+  return apply(handler, nullptr, nullptr, code, text, nullptr, file);
+}
+
+}  // namespace
+
+int fail_file(File* file, int mpi_class, const char* function,
+              const char* detail, ...) noexcept {
+  char text[512];
+  std::va_list args;
+  va_start(args, detail);
+  const int code = compose(text, mpi_class, function, detail, args);
+  va_end(args);
+  return apply_file_handler(file, code, text);
+}
+
+int raise_file_code(File* file, int code, const char* function) noexcept {
+  char text[512];
+  describe(text, code, function);
+  return apply_file_handler(file, code, text);
 }
 
 bool is_errhandler(MPI_Errhandler handler) {

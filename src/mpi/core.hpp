@@ -37,6 +37,7 @@ struct Errhandler {
   MPI_Comm_errhandler_function* function = nullptr;
   MPI_Session_errhandler_function* session_function = nullptr;
   MPI_Win_errhandler_function* win_function = nullptr;  // Win_create_errhandler
+  MPI_File_errhandler_function* file_function = nullptr;  // File_create_...
   int references = 1;
 };
 
@@ -50,6 +51,7 @@ void release_errhandler(MPI_Errhandler handler);
 
 struct Session;  // mpi/session.hpp
 struct Window;   // mpi/window.hpp
+struct File;     // mpi/file.hpp
 
 namespace detail {
 struct CommShared;  // mpi/comm/*: scratch block and creation bookkeeping
@@ -103,6 +105,8 @@ struct Comm {
   // A window's private communicator (mpi/window.hpp): the window. Errors
   // raised on the communicator are the window's and go to its handler.
   Window* window = nullptr;
+  // Likewise a file's private communicator (mpi/file.hpp): the file.
+  File* file = nullptr;
 
   // Number of ranks a point-to-point call may name.
   int peer_count() const { return is_inter ? remote_size : size; }

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#include "io/posix_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstddef>
+
+namespace shmpi::io {
+
+std::int64_t read_at(int fd, void* buffer, std::uint64_t bytes,
+                     std::int64_t offset) noexcept {
+  auto* at = static_cast<std::byte*>(buffer);
+  std::uint64_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = ::pread(fd, at + done, bytes - done,
+                              offset + static_cast<std::int64_t>(done));
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return -errno;
+    }
+    if (n == 0) {
+      break;  // end of file
+    }
+    done += static_cast<std::uint64_t>(n);
+  }
+  return static_cast<std::int64_t>(done);
+}
+
+std::int64_t write_at(int fd, const void* buffer, std::uint64_t bytes,
+                      std::int64_t offset) noexcept {
+  const auto* at = static_cast<const std::byte*>(buffer);
+  std::uint64_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = ::pwrite(fd, at + done, bytes - done,
+                               offset + static_cast<std::int64_t>(done));
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return -errno;
+    }
+    done += static_cast<std::uint64_t>(n);
+  }
+  return static_cast<std::int64_t>(done);
+}
+
+namespace {
+
+int lock_range(int fd, short type, std::int64_t first, std::int64_t end) {
+  struct flock range {};
+  range.l_type = type;
+  range.l_whence = SEEK_SET;
+  range.l_start = first;
+  range.l_len = end - first;
+  range.l_pid = 0;  // required for open-file-description locks
+  while (::fcntl(fd, F_OFD_SETLKW, &range) != 0) {
+    if (errno != EINTR) {
+      return errno;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+RangeLock::RangeLock(int fd, std::int64_t first, std::int64_t end,
+                     bool exclusive) noexcept
+    : first_(first), end_(end) {
+  if (end <= first) {
+    return;
+  }
+  error_ = lock_range(fd, exclusive ? F_WRLCK : F_RDLCK, first, end);
+  if (error_ == 0) {
+    fd_ = fd;
+  }
+}
+
+RangeLock::~RangeLock() {
+  if (fd_ >= 0) {
+    lock_range(fd_, F_UNLCK, first_, end_);
+  }
+}
+
+}  // namespace shmpi::io
