@@ -160,6 +160,10 @@ int main(int argc, char** argv) {
     MT_FAIL("the shared file pointer is at %lld, expected %lld",
             (long long)position, (long long)(end + size * block));
   }
+  // The ordered calls below may move the shared pointer as soon as one
+  // member enters them (a collective need not synchronise): all have read
+  // it first.
+  MPI_Barrier(MPI_COMM_WORLD);
   int* seen = calloc((size_t)size, sizeof(int));
   for (int b = 0; b < size; ++b) {
     MT_CHECK_IO(
