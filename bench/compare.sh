@@ -16,7 +16,7 @@ usage: bench/compare.sh [options]
   --shmpicc PATH   build shmpi's side with this compiler wrapper instead (installed
                    shmpi); shmpirun is taken from the same directory
   --only LIST      comma-separated subset of: shmpi,mpich,openmpi
-  --tests LIST     run only these tests: latency,bw,msgrate,part,rma,coll2,coll4,...,
+  --tests LIST     run only these tests: latency,bw,msgrate,part,rma,io,coll2,coll4,...,
                    comm2,comm4,... (coll<N> for each --coll-np count, comm<N>
                    for each --comm-np count)
   --quick          one repetition, short batches (about a minute in all)
@@ -108,7 +108,7 @@ note() { echo "compare.sh: $*" >&2; }
 wanted() { [[ ",$only," == *",$1,"* ]]; }
 
 declare -A label=([shmpi]="shmpi" [mpich]="MPICH" [openmpi]="Open MPI")
-progs=(latency bw msgrate coll comm part rma)
+progs=(latency bw msgrate coll comm part rma io)
 prog_args=()
 ((quick)) && prog_args=(--quick)
 cflags=(-O2 -std=c99 -Wall -Wno-stringop-overflow)
@@ -197,6 +197,7 @@ tests=(
   "msgrate|msgrate|2||"
   "part|part|2||"
   "rma|rma|2||"
+  "io|io|2||"
 )
 # coll bounds itself: each operation gets its share of the program's time
 # limit (15 s, 8 s with --quick) and at least its first size, so even MPICH's
@@ -341,6 +342,7 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       }
       $1 == "part" { print impl "|" test "|" val("parts") " x " val("bytes") "|" val("usec") }
       $1 == "rma" { print impl "|" test "|" val("op") " " val("bytes") "|" val("usec") }
+      $1 == "io" { print impl "|" test "|" val("op") " " val("bytes") "|" val("usec") }
       $1 == "part_plain" { print impl "|" test "|plain send " val("bytes") "|" val("usec") }
       $1 == "part_alloc" {
         print impl "|" test "|" val("parts") " x " val("bytes") " alloc_mem|" val("usec")
@@ -616,6 +618,16 @@ render() {
     echo "8-byte MPI_Put and one MPI_Win_fence on both ranks."
     first_col=case table "One-sided communication (µs, np=2; lower is better)" rma auto lower \
       "${rma_rows[@]}"
+  fi
+  local -a io_rows=()
+  while IFS= read -r r; do io_rows+=("$r"); done < <(rows_of io)
+  if ((${#io_rows[@]})); then
+    echo
+    echo "MPI-IO: one file in \$TMPDIR (/tmp), each rank its own block of the size at"
+    echo "rank x size, rewritten or reread in place (page cache); the slowest rank's time."
+    echo "pwrite is the floor: POSIX pwrite of the same block, no MPI. open_close is"
+    echo "MPI_File_open + MPI_File_close of the file."
+    first_col=case table "MPI-IO (µs, np=2; lower is better)" io auto lower "${io_rows[@]}"
   fi
   local -a cr=()
   local where coll_shown=0
