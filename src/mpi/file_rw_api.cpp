@@ -12,241 +12,81 @@
 
 using namespace shmpi::mpi;
 
-#define SHMPI_FILE_CALL(write, positioning, form, request)             \
-  FileCall {                                                           \
-    fh, fn, write, Positioning::positioning, AccessForm::form, request \
-  }
+// The six signatures: explicit offset or not, then a status, a request or
+// neither (a split collective's begin). Buf is the buffer's type (const for
+// the writes), Write whether the call writes.
+#define SHMPI_FILE_CALL(Write, Pos, Frm, Request) \
+  FileCall { fh, fn, Write, Positioning::Pos, AccessForm::Frm, Request }
+#define SHMPI_FILE_AT(Name, Buf, Write, Form, Last, Request, Status)        \
+  SHMPI_COUNT_FORMS(                                                        \
+      Name,                                                                 \
+      (MPI_File fh, MPI_Offset offset, Buf buf, Count count,                \
+       MPI_Datatype datatype SHMPI_UNPAREN Last),                           \
+      file_access(SHMPI_FILE_CALL(Write, kExplicit, Form, Request), offset, \
+                  FileData{buf, count, datatype}, Status))
+#define SHMPI_FILE_BY_POINTER(Name, Buf, Write, Pos, Form, Last, Request,      \
+                              Status)                                          \
+  SHMPI_COUNT_FORMS(Name,                                                      \
+                    (MPI_File fh, Buf buf, Count count,                        \
+                     MPI_Datatype datatype SHMPI_UNPAREN Last),                \
+                    file_access(SHMPI_FILE_CALL(Write, Pos, Form, Request), 0, \
+                                FileData{buf, count, datatype}, Status))
+// The trailing parameter of each form.
+#define SHMPI_WITH_STATUS (, MPI_Status * status)
+#define SHMPI_WITH_REQUEST (, MPI_Request * request)
+#define SHMPI_WITH_NOTHING ()
 
-SHMPI_COUNT_FORMS(File_read_at,
-                  (MPI_File fh, MPI_Offset offset, void* buf, Count count,
-                   MPI_Datatype datatype, MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(false, kExplicit, kBlocking,
-                                              nullptr),
-                              offset, FileData{buf, count, datatype}, status));
+// Every read and its write: Rw is read or write, Buf the buffer type.
+#define SHMPI_FILE_FAMILY(Rw, Buf, Write)                                      \
+  SHMPI_FILE_AT(File_##Rw##_at, Buf, Write, kBlocking, SHMPI_WITH_STATUS,      \
+                nullptr, status);                                              \
+  SHMPI_FILE_AT(File_##Rw##_at_all, Buf, Write, kBlocking, SHMPI_WITH_STATUS,  \
+                nullptr, status);                                              \
+  SHMPI_FILE_AT(File_i##Rw##_at, Buf, Write, kNonblocking, SHMPI_WITH_REQUEST, \
+                request, MPI_STATUS_IGNORE);                                   \
+  SHMPI_FILE_AT(File_i##Rw##_at_all, Buf, Write, kNonblocking,                 \
+                SHMPI_WITH_REQUEST, request, MPI_STATUS_IGNORE);               \
+  SHMPI_FILE_AT(File_##Rw##_at_all_begin, Buf, Write, kSplitBegin,             \
+                SHMPI_WITH_NOTHING, nullptr, MPI_STATUS_IGNORE);               \
+  SHMPI_FILE_BY_POINTER(File_##Rw, Buf, Write, kIndividual, kBlocking,         \
+                        SHMPI_WITH_STATUS, nullptr, status);                   \
+  SHMPI_FILE_BY_POINTER(File_##Rw##_all, Buf, Write, kIndividual, kBlocking,   \
+                        SHMPI_WITH_STATUS, nullptr, status);                   \
+  SHMPI_FILE_BY_POINTER(File_i##Rw, Buf, Write, kIndividual, kNonblocking,     \
+                        SHMPI_WITH_REQUEST, request, MPI_STATUS_IGNORE);       \
+  SHMPI_FILE_BY_POINTER(File_i##Rw##_all, Buf, Write, kIndividual,             \
+                        kNonblocking, SHMPI_WITH_REQUEST, request,             \
+                        MPI_STATUS_IGNORE);                                    \
+  SHMPI_FILE_BY_POINTER(File_##Rw##_all_begin, Buf, Write, kIndividual,        \
+                        kSplitBegin, SHMPI_WITH_NOTHING, nullptr,              \
+                        MPI_STATUS_IGNORE);                                    \
+  SHMPI_FILE_BY_POINTER(File_##Rw##_shared, Buf, Write, kShared, kBlocking,    \
+                        SHMPI_WITH_STATUS, nullptr, status);                   \
+  SHMPI_FILE_BY_POINTER(File_i##Rw##_shared, Buf, Write, kShared,              \
+                        kNonblocking, SHMPI_WITH_REQUEST, request,             \
+                        MPI_STATUS_IGNORE);                                    \
+  SHMPI_FILE_BY_POINTER(File_##Rw##_ordered, Buf, Write, kOrdered, kBlocking,  \
+                        SHMPI_WITH_STATUS, nullptr, status);                   \
+  SHMPI_FILE_BY_POINTER(File_##Rw##_ordered_begin, Buf, Write, kOrdered,       \
+                        kSplitBegin, SHMPI_WITH_NOTHING, nullptr,              \
+                        MPI_STATUS_IGNORE)
 
-SHMPI_COUNT_FORMS(File_read_at_all,
-                  (MPI_File fh, MPI_Offset offset, void* buf, Count count,
-                   MPI_Datatype datatype, MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(false, kExplicit, kBlocking,
-                                              nullptr),
-                              offset, FileData{buf, count, datatype}, status));
+SHMPI_FILE_FAMILY(read, void*, false);
+SHMPI_FILE_FAMILY(write, const void*, true);
 
-SHMPI_COUNT_FORMS(
-    File_iread_at,
-    (MPI_File fh, MPI_Offset offset, void* buf, Count count,
-     MPI_Datatype datatype, MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(false, kExplicit, kNonblocking, request),
-                offset, FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
+// The ends of the split collectives: the begin moved the data.
+#define SHMPI_FILE_SPLIT_END(Rw, Buf, Which)                                   \
+  extern "C" int PMPI_File_##Rw##_##Which##_end(MPI_File fh, Buf buf,          \
+                                                MPI_Status* status) noexcept { \
+    return file_split_end(fh, buf, status,                                     \
+                          "MPI_File_" #Rw "_" #Which "_begin",                 \
+                          "MPI_File_" #Rw "_" #Which "_end");                  \
+  }                                                                            \
+  SHMPI_PMPI_ALIAS(MPI_File_##Rw##_##Which##_end)
 
-SHMPI_COUNT_FORMS(
-    File_iread_at_all,
-    (MPI_File fh, MPI_Offset offset, void* buf, Count count,
-     MPI_Datatype datatype, MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(false, kExplicit, kNonblocking, request),
-                offset, FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(
-    File_read_at_all_begin,
-    (MPI_File fh, MPI_Offset offset, void* buf, Count count,
-     MPI_Datatype datatype),
-    file_access(SHMPI_FILE_CALL(false, kExplicit, kSplitBegin, nullptr), offset,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(File_read,
-                  (MPI_File fh, void* buf, Count count, MPI_Datatype datatype,
-                   MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(false, kIndividual, kBlocking,
-                                              nullptr),
-                              0, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(File_read_all,
-                  (MPI_File fh, void* buf, Count count, MPI_Datatype datatype,
-                   MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(false, kIndividual, kBlocking,
-                                              nullptr),
-                              0, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(
-    File_iread,
-    (MPI_File fh, void* buf, Count count, MPI_Datatype datatype,
-     MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(false, kIndividual, kNonblocking, request), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(
-    File_iread_all,
-    (MPI_File fh, void* buf, Count count, MPI_Datatype datatype,
-     MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(false, kIndividual, kNonblocking, request), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(
-    File_read_all_begin,
-    (MPI_File fh, void* buf, Count count, MPI_Datatype datatype),
-    file_access(SHMPI_FILE_CALL(false, kIndividual, kSplitBegin, nullptr), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(File_read_shared,
-                  (MPI_File fh, void* buf, Count count, MPI_Datatype datatype,
-                   MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(false, kShared, kBlocking,
-                                              nullptr),
-                              0, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(
-    File_iread_shared,
-    (MPI_File fh, void* buf, Count count, MPI_Datatype datatype,
-     MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(false, kShared, kNonblocking, request), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(File_read_ordered,
-                  (MPI_File fh, void* buf, Count count, MPI_Datatype datatype,
-                   MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(false, kOrdered, kBlocking,
-                                              nullptr),
-                              0, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(
-    File_read_ordered_begin,
-    (MPI_File fh, void* buf, Count count, MPI_Datatype datatype),
-    file_access(SHMPI_FILE_CALL(false, kOrdered, kSplitBegin, nullptr), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(File_write_at,
-                  (MPI_File fh, MPI_Offset offset, const void* buf, Count count,
-                   MPI_Datatype datatype, MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(true, kExplicit, kBlocking,
-                                              nullptr),
-                              offset, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(File_write_at_all,
-                  (MPI_File fh, MPI_Offset offset, const void* buf, Count count,
-                   MPI_Datatype datatype, MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(true, kExplicit, kBlocking,
-                                              nullptr),
-                              offset, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(
-    File_iwrite_at,
-    (MPI_File fh, MPI_Offset offset, const void* buf, Count count,
-     MPI_Datatype datatype, MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(true, kExplicit, kNonblocking, request), offset,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(
-    File_iwrite_at_all,
-    (MPI_File fh, MPI_Offset offset, const void* buf, Count count,
-     MPI_Datatype datatype, MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(true, kExplicit, kNonblocking, request), offset,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(
-    File_write_at_all_begin,
-    (MPI_File fh, MPI_Offset offset, const void* buf, Count count,
-     MPI_Datatype datatype),
-    file_access(SHMPI_FILE_CALL(true, kExplicit, kSplitBegin, nullptr), offset,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(File_write,
-                  (MPI_File fh, const void* buf, Count count,
-                   MPI_Datatype datatype, MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(true, kIndividual, kBlocking,
-                                              nullptr),
-                              0, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(File_write_all,
-                  (MPI_File fh, const void* buf, Count count,
-                   MPI_Datatype datatype, MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(true, kIndividual, kBlocking,
-                                              nullptr),
-                              0, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(
-    File_iwrite,
-    (MPI_File fh, const void* buf, Count count, MPI_Datatype datatype,
-     MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(true, kIndividual, kNonblocking, request), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(
-    File_iwrite_all,
-    (MPI_File fh, const void* buf, Count count, MPI_Datatype datatype,
-     MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(true, kIndividual, kNonblocking, request), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(
-    File_write_all_begin,
-    (MPI_File fh, const void* buf, Count count, MPI_Datatype datatype),
-    file_access(SHMPI_FILE_CALL(true, kIndividual, kSplitBegin, nullptr), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(File_write_shared,
-                  (MPI_File fh, const void* buf, Count count,
-                   MPI_Datatype datatype, MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(true, kShared, kBlocking,
-                                              nullptr),
-                              0, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(
-    File_iwrite_shared,
-    (MPI_File fh, const void* buf, Count count, MPI_Datatype datatype,
-     MPI_Request* request),
-    file_access(SHMPI_FILE_CALL(true, kShared, kNonblocking, request), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-SHMPI_COUNT_FORMS(File_write_ordered,
-                  (MPI_File fh, const void* buf, Count count,
-                   MPI_Datatype datatype, MPI_Status* status),
-                  file_access(SHMPI_FILE_CALL(true, kOrdered, kBlocking,
-                                              nullptr),
-                              0, FileData{buf, count, datatype}, status));
-
-SHMPI_COUNT_FORMS(
-    File_write_ordered_begin,
-    (MPI_File fh, const void* buf, Count count, MPI_Datatype datatype),
-    file_access(SHMPI_FILE_CALL(true, kOrdered, kSplitBegin, nullptr), 0,
-                FileData{buf, count, datatype}, MPI_STATUS_IGNORE));
-
-extern "C" int PMPI_File_read_at_all_end(MPI_File fh, void* buf,
-                                         MPI_Status* status) noexcept {
-  return file_split_end(fh, buf, status, "MPI_File_read_at_all_begin",
-                        "MPI_File_read_at_all_end");
-}
-SHMPI_PMPI_ALIAS(MPI_File_read_at_all_end);
-
-extern "C" int PMPI_File_read_all_end(MPI_File fh, void* buf,
-                                      MPI_Status* status) noexcept {
-  return file_split_end(fh, buf, status, "MPI_File_read_all_begin",
-                        "MPI_File_read_all_end");
-}
-SHMPI_PMPI_ALIAS(MPI_File_read_all_end);
-
-extern "C" int PMPI_File_read_ordered_end(MPI_File fh, void* buf,
-                                          MPI_Status* status) noexcept {
-  return file_split_end(fh, buf, status, "MPI_File_read_ordered_begin",
-                        "MPI_File_read_ordered_end");
-}
-SHMPI_PMPI_ALIAS(MPI_File_read_ordered_end);
-
-extern "C" int PMPI_File_write_at_all_end(MPI_File fh, const void* buf,
-                                          MPI_Status* status) noexcept {
-  return file_split_end(fh, buf, status, "MPI_File_write_at_all_begin",
-                        "MPI_File_write_at_all_end");
-}
-SHMPI_PMPI_ALIAS(MPI_File_write_at_all_end);
-
-extern "C" int PMPI_File_write_all_end(MPI_File fh, const void* buf,
-                                       MPI_Status* status) noexcept {
-  return file_split_end(fh, buf, status, "MPI_File_write_all_begin",
-                        "MPI_File_write_all_end");
-}
-SHMPI_PMPI_ALIAS(MPI_File_write_all_end);
-
-extern "C" int PMPI_File_write_ordered_end(MPI_File fh, const void* buf,
-                                           MPI_Status* status) noexcept {
-  return file_split_end(fh, buf, status, "MPI_File_write_ordered_begin",
-                        "MPI_File_write_ordered_end");
-}
-SHMPI_PMPI_ALIAS(MPI_File_write_ordered_end);
+SHMPI_FILE_SPLIT_END(read, void*, at_all);
+SHMPI_FILE_SPLIT_END(read, void*, all);
+SHMPI_FILE_SPLIT_END(read, void*, ordered);
+SHMPI_FILE_SPLIT_END(write, const void*, at_all);
+SHMPI_FILE_SPLIT_END(write, const void*, all);
+SHMPI_FILE_SPLIT_END(write, const void*, ordered);
