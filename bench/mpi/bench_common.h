@@ -227,6 +227,30 @@ static inline int bench_cmp_double(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
+/* What every program begins with: MPI_Init, the start time (bench_begin),
+ * the common options and the rank count. Returns 0, or the exit status the
+ * program ends with after MPI_Finalize: 2 for bad options (usage printed)
+ * or fewer than min_np ranks (a message naming prog). */
+static inline int bench_init(int* argc, char*** argv, bench_opts* o,
+                             const char* prog, const char* default_ops,
+                             int min_np, int* np) {
+  MPI_Init(argc, argv);
+  bench_begin();
+  MPI_Comm_size(MPI_COMM_WORLD, np);
+  if (bench_parse(o, *argc, *argv, default_ops, "") != 0) {
+    MPI_Finalize();
+    return 2;
+  }
+  if (*np < min_np) {
+    if (bench_rank() == 0) {
+      fprintf(stderr, "%s: needs at least %d ranks\n", prog, min_np);
+    }
+    MPI_Finalize();
+    return 2;
+  }
+  return 0;
+}
+
 /* Runs one batch; returns the seconds per operation and the wall time. With
  * reduce_max the per-operation time is the maximum over all ranks, else the
  * value of rank 0. */

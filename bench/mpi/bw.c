@@ -50,23 +50,14 @@ int main(int argc, char** argv) {
   bench_opts o;
   bw_ctx c;
   int np = 0;
+  int status;
   int i;
 
-  MPI_Init(&argc, &argv);
-  bench_begin();
-  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  status = bench_init(&argc, &argv, &o, "bw", NULL, 2, &np);
+  if (status != 0) {
+    return status;
+  }
   c.rank = bench_rank();
-  if (bench_parse(&o, argc, argv, NULL, "") != 0) {
-    MPI_Finalize();
-    return 2;
-  }
-  if (np < 2) {
-    if (c.rank == 0) {
-      fprintf(stderr, "bw: needs at least 2 ranks\n");
-    }
-    MPI_Finalize();
-    return 2;
-  }
   bench_default_sizes(&o, 0);
   c.window = o.window;
   /* Receive slots start on separate cache lines. */

@@ -88,19 +88,17 @@ int main(int argc, char** argv) {
   bench_opts o;
   io_ctx c;
   int np = 0;
+  int status;
   int op;
   int s;
   long pid;
   const char* dir;
 
-  MPI_Init(&argc, &argv);
-  bench_begin();
-  MPI_Comm_size(MPI_COMM_WORLD, &np);
-  c.rank = bench_rank();
-  if (bench_parse(&o, argc, argv, NULL, "") != 0) {
-    MPI_Finalize();
-    return 2;
+  status = bench_init(&argc, &argv, &o, "io", NULL, 1, &np);
+  if (status != 0) {
+    return status;
   }
+  c.rank = bench_rank();
   if (o.size_count == 0) {
     for (s = 0; s < 3; ++s) {
       o.sizes[s] = kDefaultSizes[s];

@@ -37,23 +37,14 @@ int main(int argc, char** argv) {
   bench_opts o;
   latency_ctx c;
   int np = 0;
+  int status;
   int i;
 
-  MPI_Init(&argc, &argv);
-  bench_begin();
-  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  status = bench_init(&argc, &argv, &o, "latency", NULL, 2, &np);
+  if (status != 0) {
+    return status;
+  }
   c.rank = bench_rank();
-  if (bench_parse(&o, argc, argv, NULL, "") != 0) {
-    MPI_Finalize();
-    return 2;
-  }
-  if (np < 2) {
-    if (c.rank == 0) {
-      fprintf(stderr, "latency: needs at least 2 ranks\n");
-    }
-    MPI_Finalize();
-    return 2;
-  }
   bench_default_sizes(&o, 1);
   c.buf = (char*)bench_alloc((size_t)bench_largest_size(&o));
   if (c.rank == 0) {

@@ -51,25 +51,16 @@ int main(int argc, char** argv) {
   bench_opts o;
   rate_ctx c;
   int np = 0;
+  int status;
   int rank;
   int pairs;
   int i;
 
-  MPI_Init(&argc, &argv);
-  bench_begin();
-  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  status = bench_init(&argc, &argv, &o, "msgrate", NULL, 2, &np);
+  if (status != 0) {
+    return status;
+  }
   rank = bench_rank();
-  if (bench_parse(&o, argc, argv, NULL, "") != 0) {
-    MPI_Finalize();
-    return 2;
-  }
-  if (np < 2) {
-    if (rank == 0) {
-      fprintf(stderr, "msgrate: needs at least 2 ranks\n");
-    }
-    MPI_Finalize();
-    return 2;
-  }
   if (o.size_count == 0) {
     static const long kSizes[] = {0, 1, 8, 64, 512, 4096};
     for (i = 0; i < (int)(sizeof(kSizes) / sizeof(kSizes[0])); ++i) {

@@ -167,24 +167,15 @@ int main(int argc, char** argv) {
   bench_opts o;
   part_ctx c;
   int np = 0;
+  int status;
   int i;
   int j;
 
-  MPI_Init(&argc, &argv);
-  bench_begin();
-  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  status = bench_init(&argc, &argv, &o, "part", NULL, 2, &np);
+  if (status != 0) {
+    return status;
+  }
   c.rank = bench_rank();
-  if (bench_parse(&o, argc, argv, NULL, "") != 0) {
-    MPI_Finalize();
-    return 2;
-  }
-  if (np < 2) {
-    if (c.rank == 0) {
-      fprintf(stderr, "part: needs at least 2 ranks\n");
-    }
-    MPI_Finalize();
-    return 2;
-  }
   c.sbuf = (char*)bench_alloc(kBufferBytes);
   c.rbuf = (char*)bench_alloc(kBufferBytes);
   if (c.rank == 0) {

@@ -94,26 +94,17 @@ int main(int argc, char** argv) {
   bench_opts o;
   rma_ctx c;
   int np = 0;
+  int status;
   int op;
   int s;
   long largest;
   void* base = NULL;
 
-  MPI_Init(&argc, &argv);
-  bench_begin();
-  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  status = bench_init(&argc, &argv, &o, "rma", NULL, 2, &np);
+  if (status != 0) {
+    return status;
+  }
   c.rank = bench_rank();
-  if (bench_parse(&o, argc, argv, NULL, "") != 0) {
-    MPI_Finalize();
-    return 2;
-  }
-  if (np < 2) {
-    if (c.rank == 0) {
-      fprintf(stderr, "rma: needs at least 2 ranks\n");
-    }
-    MPI_Finalize();
-    return 2;
-  }
   if (o.size_count == 0) {
     for (s = 0; s < 4; ++s) {
       o.sizes[s] = kDefaultSizes[s];
