@@ -2,6 +2,7 @@
 #include "io/posix_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -46,6 +47,58 @@ std::int64_t write_at(int fd, const void* buffer, std::uint64_t bytes,
     done += static_cast<std::uint64_t>(n);
   }
   return static_cast<std::int64_t>(done);
+}
+
+std::int64_t file_size(int fd) noexcept {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    return -errno;
+  }
+  return static_cast<std::int64_t>(st.st_size);
+}
+
+int resize(int fd, std::int64_t size) noexcept {
+  while (::ftruncate(fd, size) != 0) {
+    if (errno != EINTR) {
+      return errno;
+    }
+  }
+  return 0;
+}
+
+int preallocate(int fd, std::int64_t size) noexcept {
+  if (size <= 0) {
+    return 0;  // nothing to allocate; fallocate refuses a zero length
+  }
+  // fallocate(2) rather than posix_fallocate(3): where the file system
+  // lacks it, glibc's posix_fallocate emulates it by reading one byte of
+  // each block and writing a zero there when it reads zero, which can
+  // overwrite what another process writes there meanwhile.
+  int result = ::fallocate(fd, 0, 0, size);
+  while (result != 0 && errno == EINTR) {
+    result = ::fallocate(fd, 0, 0, size);
+  }
+  if (result == 0) {
+    return 0;
+  }
+  if (errno != EOPNOTSUPP) {
+    return errno;
+  }
+  // No storage is reserved then, but the size is what MPI promises.
+  const std::int64_t current = file_size(fd);
+  if (current < 0) {
+    return static_cast<int>(-current);
+  }
+  return current < size ? resize(fd, size) : 0;
+}
+
+int sync(int fd) noexcept {
+  while (::fsync(fd) != 0) {
+    if (errno != EINTR) {
+      return errno;
+    }
+  }
+  return 0;
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Positioned reads and writes on a file descriptor, whole or to the end of
-// the file, and byte-range locks between processes.
+// the file, byte-range locks between processes, and the file-wide
+// operations: size, resizing, preallocation and flushing.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,20 @@ std::int64_t read_at(int fd, void* buffer, std::uint64_t bytes,
 // Writes all `bytes`: the bytes written, or -errno.
 std::int64_t write_at(int fd, const void* buffer, std::uint64_t bytes,
                       std::int64_t offset) noexcept;
+
+// The file's size in bytes, or -errno.
+std::int64_t file_size(int fd) noexcept;
+// Sets the size to `size` bytes, truncating or extending with zeros: 0 or
+// the errno.
+int resize(int fd, std::int64_t size) noexcept;
+// Allocates storage for bytes [0, size) and extends the file to `size` if
+// it is shorter; never shrinks it and leaves the data alone. Where the file
+// system has no fallocate (EOPNOTSUPP) the file is only extended, with
+// ftruncate. 0 or the errno.
+int preallocate(int fd, std::int64_t size) noexcept;
+// Writes the file's data and metadata to the storage device: 0 or the
+// errno.
+int sync(int fd) noexcept;
 
 // A lock on file bytes [first, end) for its lifetime, shared (readers) or
 // exclusive (writers), waited for. Open-file-description locks: each
