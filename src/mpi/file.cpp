@@ -33,6 +33,22 @@ int check_file(MPI_File handle, File** out, const char* function) noexcept {
   return MPI_SUCCESS;
 }
 
+int agree_range(File& file, std::int64_t value, std::int64_t* low,
+                std::int64_t* high) noexcept {
+  // The minimum of ~value is ~(the maximum of value): both in one
+  // reduction, with no overflow at the ends of the range (as -value has).
+  const std::int64_t mine[2] = {value, ~value};
+  std::int64_t agreed[2] = {};
+  if (int rc = PMPI_Allreduce(mine, agreed, 2, MPI_INT64_T, MPI_MIN,
+                              file.comm->handle);
+      rc != MPI_SUCCESS) {
+    return rc;
+  }
+  *low = agreed[0];
+  *high = ~agreed[1];
+  return MPI_SUCCESS;
+}
+
 int io_error_class(int error_number) noexcept {
   switch (error_number) {
     case ENOENT:

@@ -103,6 +103,12 @@ int raise_file_code(File* file, int code, const char* function) noexcept;
 // on MPI_FILE_NULL's handler).
 int check_file(MPI_File handle, File** out, const char* function) noexcept;
 
+// For the collective calls whose members must pass the same value: the
+// smallest and the largest value any member passed, from one allreduce on
+// the file's communicator (whose errors are raised on the file already).
+int agree_range(File& file, std::int64_t value, std::int64_t* low,
+                std::int64_t* high) noexcept;
+
 // The MPI error class of a failed system call's errno on a file (ENOENT:
 // MPI_ERR_NO_SUCH_FILE, EACCES: MPI_ERR_ACCESS, ENOSPC: MPI_ERR_NO_SPACE,
 // ...; MPI_ERR_IO for the rest).

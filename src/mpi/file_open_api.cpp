@@ -69,16 +69,23 @@ std::string path_of(std::string_view name) {
   return std::string(name);
 }
 
-// The permissions a new file gets: the "file_perm" hint (octal, as
-// chmod takes it), else 0666; the umask applies either way.
+// The permissions of a valid "file_perm" hint (octal, as chmod takes
+// it), or -1.
+int permissions_hint(const std::string& value) {
+  char* end = nullptr;
+  const unsigned long mode = std::strtoul(value.c_str(), &end, 8);
+  if (end != value.c_str() && *end == '\0' && mode <= 07777) {
+    return static_cast<int>(mode);
+  }
+  return -1;
+}
+
+// The permissions a new file gets: the "file_perm" hint, else 0666; the
+// umask applies either way.
 mode_t file_permissions(const InfoEntries& hints) {
   for (const auto& [key, value] : hints) {
-    if (key == "file_perm") {
-      char* end = nullptr;
-      const unsigned long mode = std::strtoul(value.c_str(), &end, 8);
-      if (end != value.c_str() && *end == '\0' && mode <= 07777) {
-        return static_cast<mode_t>(mode);
-      }
+    if (key == "file_perm" && permissions_hint(value) >= 0) {
+      return static_cast<mode_t>(permissions_hint(value));
     }
   }
   return 0666;
@@ -263,9 +270,13 @@ extern "C" int PMPI_File_open(MPI_Comm comm, const char* filename, int amode,
     PMPI_Barrier(fc->handle);
   }
   f->hints.emplace_back("filename", filename);
+  // The hints in effect (MPI_File_get_info): "file_perm" only where it
+  // was used, a valid value with MPI_MODE_CREATE.
   for (const auto& [key, value] : hints) {
-    if (key == "file_perm") {
+    if (key == "file_perm" && (amode & MPI_MODE_CREATE) != 0 &&
+        permissions_hint(value) >= 0) {
       f->hints.emplace_back(key, value);
+      break;
     }
   }
   fc->file = f;

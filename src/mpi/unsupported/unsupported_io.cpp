@@ -10,34 +10,11 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_File_get_amode(MPI_File /*fh*/, int* /*amode*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_get_amode");
-}
-SHMPI_PMPI_ALIAS(MPI_File_get_amode);
-
 extern "C" int PMPI_File_get_atomicity(MPI_File /*fh*/,
                                        int* /*flag*/) noexcept {
   return shmpi_mpi_unsupported("MPI_File_get_atomicity");
 }
 SHMPI_PMPI_ALIAS(MPI_File_get_atomicity);
-
-extern "C" int PMPI_File_get_group(MPI_File /*fh*/,
-                                   MPI_Group* /*group*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_get_group");
-}
-SHMPI_PMPI_ALIAS(MPI_File_get_group);
-
-extern "C" int PMPI_File_get_info(MPI_File /*fh*/,
-                                  MPI_Info* /*info_used*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_get_info");
-}
-SHMPI_PMPI_ALIAS(MPI_File_get_info);
-
-extern "C" int PMPI_File_get_size(MPI_File /*fh*/,
-                                  MPI_Offset* /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_get_size");
-}
-SHMPI_PMPI_ALIAS(MPI_File_get_size);
 
 extern "C" int PMPI_File_get_type_extent(
     MPI_File /*fh*/, MPI_Datatype /*datatype*/, MPI_Aint* /*extent*/) noexcept {
@@ -60,27 +37,10 @@ extern "C" int PMPI_File_get_view(MPI_File /*fh*/, MPI_Offset* /*disp*/,
 }
 SHMPI_PMPI_ALIAS(MPI_File_get_view);
 
-extern "C" int PMPI_File_preallocate(MPI_File /*fh*/,
-                                     MPI_Offset /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_preallocate");
-}
-SHMPI_PMPI_ALIAS(MPI_File_preallocate);
-
 extern "C" int PMPI_File_set_atomicity(MPI_File /*fh*/, int /*flag*/) noexcept {
   return shmpi_mpi_unsupported("MPI_File_set_atomicity");
 }
 SHMPI_PMPI_ALIAS(MPI_File_set_atomicity);
-
-extern "C" int PMPI_File_set_info(MPI_File /*fh*/, MPI_Info /*info*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_set_info");
-}
-SHMPI_PMPI_ALIAS(MPI_File_set_info);
-
-extern "C" int PMPI_File_set_size(MPI_File /*fh*/,
-                                  MPI_Offset /*size*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_set_size");
-}
-SHMPI_PMPI_ALIAS(MPI_File_set_size);
 
 extern "C" int PMPI_File_set_view(MPI_File /*fh*/, MPI_Offset /*disp*/,
                                   MPI_Datatype /*etype*/,
