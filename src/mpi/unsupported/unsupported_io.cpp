@@ -10,12 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_File_get_atomicity(MPI_File /*fh*/,
-                                       int* /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_get_atomicity");
-}
-SHMPI_PMPI_ALIAS(MPI_File_get_atomicity);
-
 extern "C" int PMPI_File_get_type_extent(
     MPI_File /*fh*/, MPI_Datatype /*datatype*/, MPI_Aint* /*extent*/) noexcept {
   return shmpi_mpi_unsupported("MPI_File_get_type_extent");
@@ -37,11 +31,6 @@ extern "C" int PMPI_File_get_view(MPI_File /*fh*/, MPI_Offset* /*disp*/,
 }
 SHMPI_PMPI_ALIAS(MPI_File_get_view);
 
-extern "C" int PMPI_File_set_atomicity(MPI_File /*fh*/, int /*flag*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_set_atomicity");
-}
-SHMPI_PMPI_ALIAS(MPI_File_set_atomicity);
-
 extern "C" int PMPI_File_set_view(MPI_File /*fh*/, MPI_Offset /*disp*/,
                                   MPI_Datatype /*etype*/,
                                   MPI_Datatype /*filetype*/,
@@ -50,11 +39,6 @@ extern "C" int PMPI_File_set_view(MPI_File /*fh*/, MPI_Offset /*disp*/,
   return shmpi_mpi_unsupported("MPI_File_set_view");
 }
 SHMPI_PMPI_ALIAS(MPI_File_set_view);
-
-extern "C" int PMPI_File_sync(MPI_File /*fh*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_File_sync");
-}
-SHMPI_PMPI_ALIAS(MPI_File_sync);
 
 extern "C" int PMPI_Register_datarep(const char* /*datarep*/,
                                      MPI_Datarep_conversion_function* /*read_conversion_fn*/,
