@@ -13,6 +13,7 @@
 #include "mpi/core.hpp"
 #include "mpi/datatype.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/file.hpp"
 #include "mpi/fortran_handle.hpp"
 #include "mpi/group.hpp"
 #include "mpi/info.hpp"
@@ -75,22 +76,6 @@ Handle from_fint(MPI_Fint fint, Handle null, const HandleArena<T>& arena) {
       break;
   }
   return null;
-}
-
-// Files: shmpi makes none, so only their null handle (and values the
-// checks reject) exist.
-template <typename Handle>
-MPI_Fint null_only_to_fint(Handle handle, Handle null) {
-  const std::uintptr_t value = value_of(handle);
-  return fortran::from_predefined(
-      fortran::is_predefined(value) ? value : value_of(null));
-}
-template <typename Handle>
-Handle null_only_from_fint(MPI_Fint fint, Handle null) {
-  const fortran::Decoded decoded = fortran::decode(fint);
-  return decoded.kind == fortran::Decoded::Kind::kPredefined
-             ? handle_of<Handle>(decoded.value)
-             : null;
 }
 
 }  // namespace
@@ -186,12 +171,12 @@ extern "C" MPI_Win PMPI_Win_f2c(MPI_Fint win) noexcept {
 SHMPI_PMPI_ALIAS(MPI_Win_f2c);
 
 extern "C" MPI_Fint PMPI_File_c2f(MPI_File file) noexcept {
-  return null_only_to_fint(file, MPI_FILE_NULL);
+  return to_fint(file, MPI_FILE_NULL, files());
 }
 SHMPI_PMPI_ALIAS(MPI_File_c2f);
 
 extern "C" MPI_File PMPI_File_f2c(MPI_Fint file) noexcept {
-  return null_only_from_fint(file, MPI_FILE_NULL);
+  return from_fint(file, MPI_FILE_NULL, files());
 }
 SHMPI_PMPI_ALIAS(MPI_File_f2c);
 
