@@ -17,6 +17,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -63,7 +64,12 @@ struct File {
   std::mutex pointer_mutex;
   // The shared file pointer: in the segment, allocated by file rank 0.
   io::SharedPointer* shared = nullptr;
-  bool atomic = false;  // MPI_File_set_atomicity
+  // MPI_File_set_atomicity. Relaxed everywhere: each access reads it once
+  // to decide whether to lock, and a thread racing a collective
+  // set_atomicity on the same handle is the program's race (MPI 4.0
+  // §14.6.1 orders the modes by the collective call); atomic only so that
+  // such a race is not undefined behaviour.
+  std::atomic<bool> atomic{false};
   SplitCollective split;
   MPI_Errhandler errhandler = MPI_ERRORS_RETURN;
   std::vector<std::pair<std::string, std::string>> hints;  // in effect

@@ -81,7 +81,7 @@ int transfer(File& file, bool write, MPI_Offset offset, const FileData& data,
     // Atomic mode: the bytes this call touches are locked against the
     // other processes' calls (MPI 4.0 §14.6.1).
     std::optional<io::RangeLock> lock;
-    if (file.atomic) {
+    if (file.atomic.load(std::memory_order_relaxed)) {
       const io::FileView::Span span = file.view.span(position, bytes);
       lock.emplace(file.fd, span.first, span.end, write);
       if (lock->error() != 0) {
@@ -212,7 +212,8 @@ int file_access(const FileCall& call, MPI_Offset offset, const FileData& data,
     return fail_file(&file, MPI_ERR_ARG, call.function, "request is NULL");
   }
   if (call.form == AccessForm::kSplitBegin && file.split.active) {
-    return fail_file(&file, MPI_ERR_OTHER, call.function,
+    // MPI_ERR_IO, as MPICH's ROMIO raises it (the standard names no class).
+    return fail_file(&file, MPI_ERR_IO, call.function,
                      "%s has not been ended yet: one split collective at a "
                      "time per file",
                      file.split.begin);
@@ -306,7 +307,7 @@ int file_split_end(MPI_File handle, const void* buffer, MPI_Status* status,
       f->split.active && std::strncmp(f->split.begin, begin, n) == 0 &&
       (f->split.begin[n] == '\0' || std::strcmp(f->split.begin + n, "_c") == 0);
   if (!matches) {
-    return fail_file(f, MPI_ERR_OTHER, function,
+    return fail_file(f, MPI_ERR_IO, function,
                      f->split.active ? "the split collective begun is %s, "
                                        "not %s"
                                      : "no split collective was begun (%s%s)",

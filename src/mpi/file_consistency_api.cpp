@@ -50,7 +50,7 @@ extern "C" int PMPI_File_set_atomicity(MPI_File fh, int flag) noexcept {
   // is a plain bool: an access another thread makes on the same handle
   // during this call has no defined mode in MPI, and it is the program's
   // race here too.
-  f->atomic = atomic;
+  f->atomic.store(atomic != 0, std::memory_order_relaxed);
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_File_set_atomicity);
@@ -64,7 +64,7 @@ extern "C" int PMPI_File_get_atomicity(MPI_File fh, int* flag) noexcept {
   if (flag == nullptr) {
     return fail_file(f, MPI_ERR_ARG, kFunction, "flag is NULL");
   }
-  *flag = f->atomic ? 1 : 0;
+  *flag = f->atomic.load(std::memory_order_relaxed) ? 1 : 0;
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_File_get_atomicity);

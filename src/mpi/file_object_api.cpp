@@ -123,7 +123,7 @@ extern "C" int PMPI_File_get_size(MPI_File fh, MPI_Offset* size) noexcept {
   // half extended by one. A shared lock needs a descriptor open for
   // reading; a write-only file takes an exclusive one.
   std::optional<io::RangeLock> lock;
-  if (f->atomic) {
+  if (f->atomic.load(std::memory_order_relaxed)) {
     lock.emplace(f->fd, 0, std::numeric_limits<std::int64_t>::max(),
                  !f->readable());
     if (lock->error() != 0) {

@@ -310,14 +310,15 @@ extern "C" int PMPI_File_close(MPI_File* fh) noexcept {
   retain_errhandler(reporter.errhandler);
   destroy_file(f);
   *fh = MPI_FILE_NULL;
+  int result = MPI_SUCCESS;
   if (rc != MPI_SUCCESS) {
-    return raise_file_code(&reporter, rc, kFunction);
+    result = raise_file_code(&reporter, rc, kFunction);
+  } else if (unlinked != 0 && unlinked != ENOENT) {
+    result = fail_file(&reporter, io_error_class(unlinked), kFunction,
+                       "MPI_MODE_DELETE_ON_CLOSE: %s", std::strerror(unlinked));
   }
-  if (unlinked != 0 && unlinked != ENOENT) {
-    return fail_file(&reporter, io_error_class(unlinked), kFunction,
-                     "MPI_MODE_DELETE_ON_CLOSE: %s", std::strerror(unlinked));
-  }
-  return MPI_SUCCESS;
+  release_errhandler(reporter.errhandler);  // the reporter's hold on it
+  return result;
 }
 SHMPI_PMPI_ALIAS(MPI_File_close);
 
