@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "datatype/darray.hpp"
 #include "datatype/type_map.hpp"
 #include "mpi/attribute.hpp"
 #include "mpi/handle_arena.hpp"
@@ -66,6 +67,11 @@ int check_constructor(MPI_Datatype oldtype, MPI_Datatype* newtype,
 
 // The array constructors' (subarray, darray) ndims and storage order.
 int check_array_shape(int ndims, int order, const char* function);
+
+// One dimension of MPI_Type_create_darray's arguments (validated) in the
+// datatype module's terms.
+datatype::DarrayDimension darray_dimension(std::int64_t gsize, int distrib,
+                                           int darg, int psize);
 
 // Makes the handle for a new derived type; records the constructor's
 // arguments (MPI_Type_get_contents) and takes references on the derived

@@ -1,17 +1,8 @@
 // SPDX-License-Identifier: MIT
 // MPI_Type_create_darray (MPI 4.0 section 5.1.4): the part of a global
 // array that one process of a process grid holds, with block, cyclic or no
-// distribution in each dimension.
-//
-// Built as the standard defines it, one dimension at a time from the
-// fastest-varying one: the process's blocks along the dimension (blocks of
-// darg elements, every psize-th one starting at its grid coordinate; a
-// block distribution is a cyclic one with one block each, no distribution
-// one block of the whole dimension) as a strided run
-// of whole blocks plus a shorter last block, resized to the whole
-// dimension (lb 0, extent gsize times the inner extent). So the new type's
-// extent is the whole global array. The process grid is row-major
-// whatever the array order, as for Cartesian topologies.
+// distribution in each dimension. This file checks the arguments and
+// records them; datatype/darray.hpp builds the type.
 //
 // mpi.h takes MPI_DISTRIBUTE_DFLT_DARG from the MPI 5.0 ABI, where it is
 // 19: an explicit darg of 19 cannot be told from it and means the default.
@@ -20,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "datatype/darray.hpp"
 #include "mpi/core.hpp"
 #include "mpi/datatype.hpp"
 #include "mpi/detail/pmpi.hpp"
@@ -27,51 +19,24 @@
 using namespace shmpi;
 using namespace shmpi::mpi;
 
-namespace {
+namespace shmpi::mpi {
 
-// One dimension of the distribution, validated.
-struct Dimension {
-  std::int64_t gsize;
-  std::int64_t block;  // elements per block
-  std::int64_t psize;
-  std::int64_t coord;  // this process's coordinate in the grid
-};
-
-// The level of dimension `dim` over `inner` (one element of the dimension).
-datatype::DescPtr distribute(const Dimension& dim,
-                             const datatype::DescPtr& inner) {
-  const std::int64_t unit = inner->extent();
-  const std::int64_t blocks = (dim.gsize + dim.block - 1) / dim.block;
-  const std::int64_t owned =
-      dim.coord < blocks ? (blocks - dim.coord + dim.psize - 1) / dim.psize : 0;
-  std::vector<std::uint64_t> lengths;
-  std::vector<std::int64_t> displacements;
-  std::vector<datatype::DescPtr> parts;
-  if (owned > 0) {
-    const std::int64_t last_index = dim.coord + (owned - 1) * dim.psize;
-    const std::int64_t last_length =
-        std::min(dim.block, dim.gsize - last_index * dim.block);
-    const std::int64_t whole = last_length == dim.block ? owned : owned - 1;
-    if (whole > 0) {
-      lengths.push_back(1);
-      displacements.push_back(dim.coord * dim.block * unit);
-      parts.push_back(
-          datatype::make_hvector(static_cast<std::uint64_t>(whole),
-                                 static_cast<std::uint64_t>(dim.block),
-                                 dim.block * dim.psize * unit, inner));
-    }
-    if (whole < owned) {
-      lengths.push_back(1);
-      displacements.push_back(last_index * dim.block * unit);
-      parts.push_back(datatype::make_contiguous(
-          static_cast<std::uint64_t>(last_length), inner));
-    }
-  }
-  datatype::DescPtr owned_part =
-      parts.empty() ? datatype::make_contiguous(0, inner)
-                    : datatype::make_struct(lengths, displacements, parts);
-  return datatype::make_resized(owned_part, 0, dim.gsize * unit);
+datatype::DarrayDimension darray_dimension(std::int64_t gsize, int distrib,
+                                           int darg, int psize) {
+  datatype::DarrayDimension d;
+  d.gsize = gsize;
+  d.distribution =
+      distrib == MPI_DISTRIBUTE_BLOCK    ? datatype::Distribution::kBlock
+      : distrib == MPI_DISTRIBUTE_CYCLIC ? datatype::Distribution::kCyclic
+                                         : datatype::Distribution::kNone;
+  d.darg = darg == MPI_DISTRIBUTE_DFLT_DARG ? 0 : darg;
+  d.psize = psize;
+  return d;
 }
+
+}  // namespace shmpi::mpi
+
+namespace {
 
 template <typename C>
 int darray_impl(int size, int rank, int ndims, const C* gsizes,
@@ -99,69 +64,47 @@ int darray_impl(int size, int rank, int ndims, const C* gsizes,
     return fail(nullptr, MPI_ERR_ARG, function, "NULL array argument");
   }
   const auto n = static_cast<std::size_t>(ndims);
-  std::vector<Dimension> dims(n);
+  std::vector<datatype::DarrayDimension> dims(n);
   std::int64_t processes = 1;
   for (std::size_t i = 0; i < n; ++i) {
-    Dimension& d = dims[i];
-    d.gsize = static_cast<std::int64_t>(gsizes[i]);
-    d.psize = psizes[i];
-    if (d.gsize <= 0 || d.psize <= 0) {
+    const auto gsize = static_cast<std::int64_t>(gsizes[i]);
+    if (gsize <= 0 || psizes[i] <= 0) {
       return fail(nullptr, MPI_ERR_ARG, function,
                   "dimension %zu: gsize %lld and psize %d must be positive", i,
-                  static_cast<long long>(d.gsize), psizes[i]);
+                  static_cast<long long>(gsize), psizes[i]);
     }
-    processes *= d.psize;
+    processes *= psizes[i];
     if (processes > size) {
       break;  // reported below
     }
-    const bool dflt = dargs[i] == MPI_DISTRIBUTE_DFLT_DARG;
-    if (!dflt && dargs[i] <= 0) {
+    if (dargs[i] != MPI_DISTRIBUTE_DFLT_DARG && dargs[i] <= 0) {
       return fail(nullptr, MPI_ERR_ARG, function,
                   "dimension %zu: darg %d is neither positive nor "
                   "MPI_DISTRIBUTE_DFLT_DARG",
                   i, dargs[i]);
     }
-    switch (distribs[i]) {
-      case MPI_DISTRIBUTE_NONE:
-        // As a cyclic distribution of one block of the whole dimension:
-        // coordinate 0 holds it (with psize 1, as intended, everyone).
-        d.block = d.gsize;
-        break;
-      case MPI_DISTRIBUTE_BLOCK:
-        d.block = dflt ? (d.gsize + d.psize - 1) / d.psize : dargs[i];
-        if (d.block * d.psize < d.gsize) {
-          return fail(nullptr, MPI_ERR_ARG, function,
-                      "dimension %zu: %d blocks of %d elements do not cover "
-                      "%lld",
-                      i, psizes[i], dargs[i], static_cast<long long>(d.gsize));
-        }
-        break;
-      case MPI_DISTRIBUTE_CYCLIC:
-        d.block = dflt ? 1 : dargs[i];
-        break;
-      default:
-        return fail(nullptr, MPI_ERR_ARG, function,
-                    "dimension %zu: distribution %d is not "
-                    "MPI_DISTRIBUTE_NONE, _BLOCK or _CYCLIC",
-                    i, distribs[i]);
+    if (distribs[i] != MPI_DISTRIBUTE_NONE &&
+        distribs[i] != MPI_DISTRIBUTE_BLOCK &&
+        distribs[i] != MPI_DISTRIBUTE_CYCLIC) {
+      return fail(nullptr, MPI_ERR_ARG, function,
+                  "dimension %zu: distribution %d is not "
+                  "MPI_DISTRIBUTE_NONE, _BLOCK or _CYCLIC",
+                  i, distribs[i]);
+    }
+    dims[i] = darray_dimension(gsize, distribs[i], dargs[i], psizes[i]);
+    if (dims[i].distribution == datatype::Distribution::kBlock &&
+        datatype::darray_block(dims[i]) * psizes[i] < gsize) {
+      return fail(nullptr, MPI_ERR_ARG, function,
+                  "dimension %zu: %d blocks of %d elements do not cover %lld",
+                  i, psizes[i], dargs[i], static_cast<long long>(gsize));
     }
   }
   if (processes != size) {
     return fail(nullptr, MPI_ERR_ARG, function,
                 "the process grid's sizes do not multiply to %d", size);
   }
-  // Row-major grid coordinates of `rank`.
-  std::int64_t rest = rank;
-  for (std::size_t i = n; i-- > 0;) {
-    dims[i].coord = rest % dims[i].psize;
-    rest /= dims[i].psize;
-  }
-
-  datatype::DescPtr level = old;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = order == MPI_ORDER_C ? n - 1 - k : k;
-    level = distribute(dims[i], level);
-  }
+  datatype::DescPtr level =
+      datatype::make_darray(rank, dims, order == MPI_ORDER_C, old);
 
   // MPI_Type_get_contents: size, rank, ndims, gsizes (large counts in the
   // _c form), distribs, dargs, psizes, order.
