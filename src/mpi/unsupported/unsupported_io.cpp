@@ -39,21 +39,3 @@ extern "C" int PMPI_File_set_view(MPI_File /*fh*/, MPI_Offset /*disp*/,
   return shmpi_mpi_unsupported("MPI_File_set_view");
 }
 SHMPI_PMPI_ALIAS(MPI_File_set_view);
-
-extern "C" int PMPI_Register_datarep(const char* /*datarep*/,
-                                     MPI_Datarep_conversion_function* /*read_conversion_fn*/,
-                                     MPI_Datarep_conversion_function* /*write_conversion_fn*/,
-                                     MPI_Datarep_extent_function* /*dtype_file_extent_fn*/,
-                                     void* /*extra_state*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Register_datarep");
-}
-SHMPI_PMPI_ALIAS(MPI_Register_datarep);
-
-extern "C" int PMPI_Register_datarep_c(const char* /*datarep*/,
-                                       MPI_Datarep_conversion_function_c* /*read_conversion_fn*/,
-                                       MPI_Datarep_conversion_function_c* /*write_conversion_fn*/,
-                                       MPI_Datarep_extent_function* /*dtype_file_extent_fn*/,
-                                       void* /*extra_state*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Register_datarep_c");
-}
-SHMPI_PMPI_ALIAS(MPI_Register_datarep_c);
