@@ -31,6 +31,8 @@
 
 namespace shmpi::mpi {
 
+struct Datarep;  // mpi/datarep.hpp
+
 // A split collective between its begin and its end (MPI 4.0 §14.4.5): one
 // at a time per file handle.
 struct SplitCollective {
@@ -51,12 +53,15 @@ struct File {
   std::string filename;  // as given to MPI_File_open
   // The view (MPI_File_set_view): displacement, etype and filetype as the
   // program gave them (derived handles retained, for MPI_File_get_view),
-  // the etype's size in bytes, and the mapping.
+  // the etype's size in bytes, and the mapping. In a non-native data
+  // representation (`representation` set; mpi/datarep.hpp) the size and
+  // the mapping are in file bytes (mpi/file_type.hpp).
   MPI_Offset disp = 0;
   MPI_Datatype etype = MPI_BYTE;
   MPI_Datatype filetype = MPI_BYTE;
   std::uint64_t etype_size = 1;
   std::string datarep = "native";
+  const Datarep* representation = nullptr;  // nullptr: native, internal
   io::FileView view;
   // The individual file pointer, in etypes of the view. Under
   // MPI_THREAD_MULTIPLE pointer_mutex covers its read-and-advance.

@@ -10,6 +10,7 @@
 #include "datatype/pack.hpp"
 #include "io/posix_file.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/file_convert.hpp"
 #include "mpi/p2p_common.hpp"
 
 namespace shmpi::mpi {
@@ -54,7 +55,15 @@ int check_data(File& file, bool write, const FileData& data, TypeArg* type,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  const std::uint64_t bytes = type->bytes(static_cast<std::size_t>(data.count));
+  std::uint64_t bytes = type->bytes(static_cast<std::size_t>(data.count));
+  // A view in another data representation counts etypes in file bytes,
+  // each basic element taking its file extent (MPI 4.0 §14.5).
+  if (file.representation != nullptr) {
+    if (int rc = file_data_bytes(file, write, data, &bytes, function);
+        rc != MPI_SUCCESS) {
+      return rc;
+    }
+  }
   if (bytes % file.etype_size != 0) {
     // MPICH's ROMIO raises MPI_ERR_IO here too.
     return fail_file(&file, MPI_ERR_IO, function,
@@ -70,6 +79,12 @@ int check_data(File& file, bool write, const FileData& data, TypeArg* type,
 int transfer(File& file, bool write, MPI_Offset offset, const FileData& data,
              const TypeArg& type, MPI_Status* status, MPI_Offset* moved,
              const char* function) noexcept {
+  if (file.representation != nullptr) [[unlikely]] {
+    // Data converted to and from another representation (MPI 4.0 §14.5):
+    // a path of its own, so that this one stays copy-free.
+    return convert_transfer(file, write, offset, data, type, status, moved,
+                            function);
+  }
   const std::uint64_t bytes = type.bytes(static_cast<std::size_t>(data.count));
   const datatype::Layout layout =
       type.layout(data.buffer, static_cast<std::size_t>(data.count));

@@ -26,7 +26,8 @@ struct FileData {
 // order: the file is open for reading (write false) or writing (else:
 // MPI_ERR_ACCESS, MPI_ERR_READ_ONLY), the count (MPI_ERR_COUNT), the
 // datatype (MPI_ERR_TYPE), the buffer (MPI_ERR_BUFFER) and that the data is
-// whole etypes (MPI_ERR_TYPE). `*etypes` gets how many etypes it is.
+// whole etypes (MPI_ERR_TYPE; in file bytes when the view has a non-native
+// representation). `*etypes` gets how many etypes it is.
 int check_data(File& file, bool write, const FileData& data, TypeArg* type,
                MPI_Offset* etypes, const char* function) noexcept;
 
@@ -35,7 +36,9 @@ int check_data(File& file, bool write, const FileData& data, TypeArg* type,
 // of it; a read stops at the end of the file. Takes a byte-range lock over
 // the bytes touched in atomic mode. Sets `*moved` to the etypes moved and
 // `status` (MPI_STATUS_IGNORE allowed) to the bytes of `type` moved.
-// System-call errors are raised on the file (io_error_class).
+// System-call errors are raised on the file (io_error_class). A view in a
+// non-native representation goes through convert_transfer()
+// (file_convert.hpp).
 int transfer(File& file, bool write, MPI_Offset offset, const FileData& data,
              const TypeArg& type, MPI_Status* status, MPI_Offset* moved,
              const char* function) noexcept;
