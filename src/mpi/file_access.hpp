@@ -26,8 +26,8 @@ struct FileData {
 // order: the file is open for reading (write false) or writing (else:
 // MPI_ERR_ACCESS, MPI_ERR_READ_ONLY), the count (MPI_ERR_COUNT), the
 // datatype (MPI_ERR_TYPE), the buffer (MPI_ERR_BUFFER) and that the data is
-// whole etypes (MPI_ERR_TYPE; in file bytes when the view has a non-native
-// representation). `*etypes` gets how many etypes it is.
+// whole etypes (MPI_ERR_IO, as ROMIO; in file bytes when the view has a
+// non-native representation). `*etypes` gets how many etypes it is.
 int check_data(File& file, bool write, const FileData& data, TypeArg* type,
                MPI_Offset* etypes, const char* function) noexcept;
 
