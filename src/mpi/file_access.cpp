@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "mpi/file_access.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -20,6 +23,162 @@ namespace {
 // Noncontiguous memory is packed (or unpacked) through a buffer of at most
 // this many bytes at a time.
 constexpr std::uint64_t kStageBytes = 4u << 20;
+
+// Reads of neighbouring runs a gap of at most this many bytes apart are
+// one pread of their span ("data sieving"). Measured with 2 ranks
+// interleaving blocks of b bytes: b = 8 and 512 gain 14 and 2 times; at
+// 4 KiB one pread a block is already cheaper than reading the holes.
+constexpr std::uint64_t kSieveGap = 1u << 10;
+// The span one sieving read covers at most, and the runs it serves.
+constexpr std::uint64_t kSieveBytes = 4u << 20;
+constexpr std::size_t kSievePieces = 1u << 16;
+
+// A buffer of at least `bytes` (at most kStageBytes or kSieveBytes) kept
+// by this thread between calls, `slot` 0 for staging and 1 for sieving:
+// fresh memory on every call would cost a page fault per 4 KiB, and a
+// vector's zeroing a pass over it. Private anonymous memory, not the
+// shared heap, which large mallocs would otherwise take it from.
+std::byte* scratch(std::size_t bytes, int slot) {
+  struct Buffer {
+    void* data = nullptr;
+    std::size_t size = 0;
+    ~Buffer() {
+      if (data != nullptr) {
+        ::munmap(data, size);
+      }
+    }
+  };
+  thread_local Buffer buffers[2];
+  Buffer& b = buffers[slot];
+  if (b.size < bytes) {
+    if (b.data != nullptr) {
+      ::munmap(b.data, b.size);
+      b.data = nullptr;
+      b.size = 0;
+    }
+    void* memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
+      return nullptr;
+    }
+    b.data = memory;
+    b.size = bytes;
+  }
+  return static_cast<std::byte*>(b.data);
+}
+
+// The runs one read call takes from the file, in stream order, each into
+// its place in memory. Runs close together in the file are read with one
+// pread of their span, then copied out: a view of small blocks (an
+// interleaved vector, a subarray's rows) costs a few large reads instead
+// of one system call per block. The hole bytes read are thrown away, so
+// nothing is written and other processes are never disturbed.
+class SievingReader {
+ public:
+  explicit SievingReader(int fd) : fd_(fd) {}
+
+  // Queues run [at, at + length) of the file for `to`; false once the read
+  // has stopped (end of file or an error).
+  bool add(std::int64_t at, std::byte* to, std::uint64_t length) {
+    if (!pieces_.empty()) {
+      const Piece& first = pieces_.front();
+      const std::int64_t end =
+          pieces_.back().at + static_cast<std::int64_t>(pieces_.back().length);
+      // Only forward, near and within the bounds: the span stays sorted.
+      const bool joins =
+          at >= end && static_cast<std::uint64_t>(at - end) <= kSieveGap &&
+          static_cast<std::uint64_t>(at - first.at) + length <= kSieveBytes &&
+          pieces_.size() < kSievePieces;
+      if (!joins && !flush()) {
+        return false;
+      }
+    }
+    pieces_.push_back(Piece{at, to, length});
+    return true;
+  }
+
+  // Reads what is queued; false as add().
+  bool flush() {
+    if (stopped_ || pieces_.empty()) {
+      pieces_.clear();
+      return !stopped_;
+    }
+    const Piece& first = pieces_.front();
+    if (pieces_.size() == 1) {
+      take(io::read_at(fd_, first.to, first.length, first.at), first.length);
+    } else {
+      const Piece& last = pieces_.back();
+      const auto span =
+          static_cast<std::uint64_t>(last.at - first.at) + last.length;
+      std::byte* sieve = scratch(kSieveBytes, 1);
+      const std::int64_t n =
+          sieve != nullptr ? io::read_at(fd_, sieve, span, first.at) : -ENOMEM;
+      if (n < 0) {
+        take(n, 0);
+      } else {
+        for (const Piece& p : pieces_) {
+          const auto at = static_cast<std::uint64_t>(p.at - first.at);
+          const std::uint64_t have =
+              static_cast<std::uint64_t>(n) > at
+                  ? std::min(p.length, static_cast<std::uint64_t>(n) - at)
+                  : 0;
+          std::memcpy(p.to, sieve + at, have);
+          if (!take(static_cast<std::int64_t>(have), p.length)) {
+            break;
+          }
+        }
+      }
+    }
+    pieces_.clear();
+    return !stopped_;
+  }
+
+  std::uint64_t got() const { return got_; }
+  int error_number() const { return error_number_; }
+
+ private:
+  struct Piece {
+    std::int64_t at;
+    std::byte* to;
+    std::uint64_t length;
+  };
+
+  // Counts a read of `n` bytes (or -errno) of a run of `length`; false when
+  // it ends the call.
+  bool take(std::int64_t n, std::uint64_t length) {
+    if (n < 0) {
+      error_number_ = static_cast<int>(-n);
+      stopped_ = true;
+      return false;
+    }
+    got_ += static_cast<std::uint64_t>(n);
+    stopped_ = static_cast<std::uint64_t>(n) < length;
+    return !stopped_;
+  }
+
+  int fd_;
+  std::vector<Piece> pieces_;
+  std::uint64_t got_ = 0;
+  int error_number_ = 0;
+  bool stopped_ = false;
+};
+
+// Reads stream bytes [position, position + bytes) of the view into
+// `memory` (stream byte p at memory + (p - position)); returns the bytes
+// read, fewer at the end of the file, and sets *error_number on failure.
+std::uint64_t read_stream(const File& file, std::uint64_t position,
+                          std::uint64_t bytes, std::byte* memory,
+                          int* error_number) {
+  SievingReader reader(file.fd);
+  file.view.for_each_run(
+      position, bytes,
+      [&](std::int64_t at, std::uint64_t from, std::uint64_t length) {
+        return reader.add(at, memory + (from - position), length);
+      });
+  reader.flush();
+  *error_number = reader.error_number();
+  return reader.got();
+}
 
 }  // namespace
 
@@ -118,29 +277,39 @@ int transfer(File& file, bool write, MPI_Offset offset, const FileData& data,
       *got += static_cast<std::uint64_t>(n);
       return static_cast<std::uint64_t>(n) == length;
     };
-    if (layout.map == nullptr) {
-      // Contiguous memory: each run straight between it and the file.
+    if (!write && layout.map == nullptr) {
+      // Contiguous memory: the runs straight into it.
+      done = read_stream(file, position, bytes, layout.base, &error_number);
+    } else if (layout.map == nullptr) {
+      // Contiguous memory: each run straight from it to the file.
       file.view.for_each_run(
           position, bytes,
           [&](std::int64_t at, std::uint64_t from, std::uint64_t length) {
             return move(layout.base + (from - position), at, length, &done);
           });
     } else {
-      std::vector<std::byte> stage(std::min(bytes, kStageBytes));
+      std::byte* stage = scratch(kStageBytes, 0);
+      if (stage == nullptr) {
+        return fail_file(&file, MPI_ERR_NO_MEM, function,
+                         "no memory for a %llu-byte staging buffer",
+                         static_cast<unsigned long long>(kStageBytes));
+      }
       for (std::uint64_t chunk = 0; chunk < bytes;) {
         const std::uint64_t length = std::min(kStageBytes, bytes - chunk);
         if (write) {
-          datatype::pack(layout, chunk, stage.data(), length);
+          datatype::pack(layout, chunk, stage, length);
         }
         std::uint64_t got = 0;
-        file.view.for_each_run(
-            position + chunk, length,
-            [&](std::int64_t at, std::uint64_t from, std::uint64_t run) {
-              return move(stage.data() + (from - position - chunk), at, run,
-                          &got);
-            });
-        if (!write) {
-          datatype::unpack(layout, chunk, stage.data(), got);
+        if (write) {
+          file.view.for_each_run(
+              position + chunk, length,
+              [&](std::int64_t at, std::uint64_t from, std::uint64_t run) {
+                return move(stage + (from - position - chunk), at, run, &got);
+              });
+        } else {
+          got =
+              read_stream(file, position + chunk, length, stage, &error_number);
+          datatype::unpack(layout, chunk, stage, got);
         }
         done += got;
         chunk += got;
