@@ -76,6 +76,26 @@ mt_fail_at(const char* file, int line, const char* fmt, ...) {
 // MT_CHECK whose message is the condition itself.
 #define MT_ASSERT(cond) MT_CHECK((cond), "check failed: %s", #cond)
 
+// One case of a program that runs the case its first argument names.
+typedef struct {
+  const char* name;
+  void (*run)(void);
+} mt_case;
+
+// Runs the case argv[1] names among the `count` cases; fails the test when
+// none has that name.
+static inline void mt_run_case(int argc, char** argv, const mt_case* cases,
+                               size_t count) {
+  const char* which = argc > 1 ? argv[1] : "";
+  for (size_t i = 0; i < count; ++i) {
+    if (strcmp(which, cases[i].name) == 0) {
+      cases[i].run();
+      return;
+    }
+  }
+  MT_FAIL("unknown case '%s'", which);
+}
+
 // Text of an MPI error code, for failure messages.
 static inline const char* mt_error_string(int code) {
   static char text[MPI_MAX_ERROR_STRING + 32];

@@ -564,29 +564,19 @@ static void conversion_error(void) {
 }
 
 int main(int argc, char** argv) {
+  static const mt_case kCases[] = {
+      {"external32", external32},
+      {"external32_sizes", external32_sizes},
+      {"extent", extent},
+      {"user", user},
+      {"user_null", user_null},
+      {"dup", duplicate},
+      {"dup_predefined", duplicate_predefined},
+      {"unsupported", unsupported},
+      {"conversion_error", conversion_error},
+  };
   MPI_Init(&argc, &argv);
-  const char* which = argc > 1 ? argv[1] : "";
-  if (strcmp(which, "external32") == 0) {
-    external32();
-  } else if (strcmp(which, "external32_sizes") == 0) {
-    external32_sizes();
-  } else if (strcmp(which, "extent") == 0) {
-    extent();
-  } else if (strcmp(which, "user") == 0) {
-    user();
-  } else if (strcmp(which, "user_null") == 0) {
-    user_null();
-  } else if (strcmp(which, "dup") == 0) {
-    duplicate();
-  } else if (strcmp(which, "dup_predefined") == 0) {
-    duplicate_predefined();
-  } else if (strcmp(which, "unsupported") == 0) {
-    unsupported();
-  } else if (strcmp(which, "conversion_error") == 0) {
-    conversion_error();
-  } else {
-    MT_FAIL("unknown case '%s'", which);
-  }
+  mt_run_case(argc, argv, kCases, sizeof kCases / sizeof kCases[0]);
   MPI_Finalize();
   return 0;
 }

@@ -581,27 +581,14 @@ static void seek_end(void) {
 }
 
 int main(int argc, char** argv) {
+  static const mt_case kCases[] = {
+      {"interleave", interleave}, {"subarray", subarray},
+      {"darray", darray},         {"holes", holes},
+      {"noncontig", noncontig},   {"get_view", get_view},
+      {"positions", positions},   {"seek_end", seek_end},
+  };
   MPI_Init(&argc, &argv);
-  const char* which = argc > 1 ? argv[1] : "";
-  if (strcmp(which, "interleave") == 0) {
-    interleave();
-  } else if (strcmp(which, "subarray") == 0) {
-    subarray();
-  } else if (strcmp(which, "darray") == 0) {
-    darray();
-  } else if (strcmp(which, "holes") == 0) {
-    holes();
-  } else if (strcmp(which, "noncontig") == 0) {
-    noncontig();
-  } else if (strcmp(which, "get_view") == 0) {
-    get_view();
-  } else if (strcmp(which, "positions") == 0) {
-    positions();
-  } else if (strcmp(which, "seek_end") == 0) {
-    seek_end();
-  } else {
-    MT_FAIL("unknown case '%s'", which);
-  }
+  mt_run_case(argc, argv, kCases, sizeof kCases / sizeof kCases[0]);
   MPI_Finalize();
   return 0;
 }
