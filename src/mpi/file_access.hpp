@@ -59,9 +59,9 @@ enum class Positioning {
   kOrdered,     // the shared file pointer, in rank order (collective)
 };
 
-// How it synchronises: blocking (and the collective _all forms, which need
-// nothing more here), nonblocking (a request that is complete when
-// returned), or the begin of a split collective.
+// How it synchronises: blocking, nonblocking (a request that is complete
+// when returned), or the begin of a split collective. Whether the call is
+// collective is FileCall::collective.
 enum class AccessForm { kBlocking, kNonblocking, kSplitBegin };
 
 struct FileCall {
@@ -71,6 +71,10 @@ struct FileCall {
   Positioning positioning = Positioning::kExplicit;
   AccessForm form = AccessForm::kBlocking;
   MPI_Request* request = nullptr;  // kNonblocking
+  // A collective call (_all, _ordered): every member of the file's
+  // communicator makes it, so a write may go through collective buffering
+  // (file_collective.hpp).
+  bool collective = false;
 };
 
 // A whole data-access call after its entry point: the checks, the

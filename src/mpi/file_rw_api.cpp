@@ -15,22 +15,23 @@ using namespace shmpi::mpi;
 // The six signatures: explicit offset or not, then a status, a request or
 // neither (a split collective's begin). Buf is the buffer's type (const for
 // the writes), Write whether the call writes.
-#define SHMPI_FILE_CALL(Write, Pos, Frm, Request) \
-  FileCall { fh, fn, Write, Positioning::Pos, AccessForm::Frm, Request }
-#define SHMPI_FILE_AT(Name, Buf, Write, Form, Last, Request, Status)        \
-  SHMPI_COUNT_FORMS(                                                        \
-      Name,                                                                 \
-      (MPI_File fh, MPI_Offset offset, Buf buf, Count count,                \
-       MPI_Datatype datatype SHMPI_UNPAREN Last),                           \
-      file_access(SHMPI_FILE_CALL(Write, kExplicit, Form, Request), offset, \
+#define SHMPI_FILE_CALL(Write, Pos, Frm, Request, Coll) \
+  FileCall { fh, fn, Write, Positioning::Pos, AccessForm::Frm, Request, Coll }
+#define SHMPI_FILE_AT(Name, Buf, Write, Form, Last, Request, Status, Coll) \
+  SHMPI_COUNT_FORMS(                                                       \
+      Name,                                                                \
+      (MPI_File fh, MPI_Offset offset, Buf buf, Count count,               \
+       MPI_Datatype datatype SHMPI_UNPAREN Last),                          \
+      file_access(SHMPI_FILE_CALL(Write, kExplicit, Form, Request, Coll),  \
+                  offset, FileData{buf, count, datatype}, Status))
+#define SHMPI_FILE_BY_POINTER(Name, Buf, Write, Pos, Form, Last, Request, \
+                              Status, Coll)                               \
+  SHMPI_COUNT_FORMS(                                                      \
+      Name,                                                               \
+      (MPI_File fh, Buf buf, Count count,                                 \
+       MPI_Datatype datatype SHMPI_UNPAREN Last),                         \
+      file_access(SHMPI_FILE_CALL(Write, Pos, Form, Request, Coll), 0,    \
                   FileData{buf, count, datatype}, Status))
-#define SHMPI_FILE_BY_POINTER(Name, Buf, Write, Pos, Form, Last, Request,      \
-                              Status)                                          \
-  SHMPI_COUNT_FORMS(Name,                                                      \
-                    (MPI_File fh, Buf buf, Count count,                        \
-                     MPI_Datatype datatype SHMPI_UNPAREN Last),                \
-                    file_access(SHMPI_FILE_CALL(Write, Pos, Form, Request), 0, \
-                                FileData{buf, count, datatype}, Status))
 // The trailing parameter of each form.
 #define SHMPI_WITH_STATUS (, MPI_Status * status)
 #define SHMPI_WITH_REQUEST (, MPI_Request * request)
@@ -39,37 +40,38 @@ using namespace shmpi::mpi;
 // Every read and its write: Rw is read or write, Buf the buffer type.
 #define SHMPI_FILE_FAMILY(Rw, Buf, Write)                                      \
   SHMPI_FILE_AT(File_##Rw##_at, Buf, Write, kBlocking, SHMPI_WITH_STATUS,      \
-                nullptr, status);                                              \
+                nullptr, status, false);                                       \
   SHMPI_FILE_AT(File_##Rw##_at_all, Buf, Write, kBlocking, SHMPI_WITH_STATUS,  \
-                nullptr, status);                                              \
+                nullptr, status, true);                                        \
   SHMPI_FILE_AT(File_i##Rw##_at, Buf, Write, kNonblocking, SHMPI_WITH_REQUEST, \
-                request, MPI_STATUS_IGNORE);                                   \
+                request, MPI_STATUS_IGNORE, false);                            \
   SHMPI_FILE_AT(File_i##Rw##_at_all, Buf, Write, kNonblocking,                 \
-                SHMPI_WITH_REQUEST, request, MPI_STATUS_IGNORE);               \
+                SHMPI_WITH_REQUEST, request, MPI_STATUS_IGNORE, true);         \
   SHMPI_FILE_AT(File_##Rw##_at_all_begin, Buf, Write, kSplitBegin,             \
-                SHMPI_WITH_NOTHING, nullptr, MPI_STATUS_IGNORE);               \
+                SHMPI_WITH_NOTHING, nullptr, MPI_STATUS_IGNORE, true);         \
   SHMPI_FILE_BY_POINTER(File_##Rw, Buf, Write, kIndividual, kBlocking,         \
-                        SHMPI_WITH_STATUS, nullptr, status);                   \
+                        SHMPI_WITH_STATUS, nullptr, status, false);            \
   SHMPI_FILE_BY_POINTER(File_##Rw##_all, Buf, Write, kIndividual, kBlocking,   \
-                        SHMPI_WITH_STATUS, nullptr, status);                   \
+                        SHMPI_WITH_STATUS, nullptr, status, true);             \
   SHMPI_FILE_BY_POINTER(File_i##Rw, Buf, Write, kIndividual, kNonblocking,     \
-                        SHMPI_WITH_REQUEST, request, MPI_STATUS_IGNORE);       \
+                        SHMPI_WITH_REQUEST, request, MPI_STATUS_IGNORE,        \
+                        false);                                                \
   SHMPI_FILE_BY_POINTER(File_i##Rw##_all, Buf, Write, kIndividual,             \
                         kNonblocking, SHMPI_WITH_REQUEST, request,             \
-                        MPI_STATUS_IGNORE);                                    \
+                        MPI_STATUS_IGNORE, true);                              \
   SHMPI_FILE_BY_POINTER(File_##Rw##_all_begin, Buf, Write, kIndividual,        \
                         kSplitBegin, SHMPI_WITH_NOTHING, nullptr,              \
-                        MPI_STATUS_IGNORE);                                    \
+                        MPI_STATUS_IGNORE, true);                              \
   SHMPI_FILE_BY_POINTER(File_##Rw##_shared, Buf, Write, kShared, kBlocking,    \
-                        SHMPI_WITH_STATUS, nullptr, status);                   \
+                        SHMPI_WITH_STATUS, nullptr, status, false);            \
   SHMPI_FILE_BY_POINTER(File_i##Rw##_shared, Buf, Write, kShared,              \
                         kNonblocking, SHMPI_WITH_REQUEST, request,             \
-                        MPI_STATUS_IGNORE);                                    \
+                        MPI_STATUS_IGNORE, false);                             \
   SHMPI_FILE_BY_POINTER(File_##Rw##_ordered, Buf, Write, kOrdered, kBlocking,  \
-                        SHMPI_WITH_STATUS, nullptr, status);                   \
+                        SHMPI_WITH_STATUS, nullptr, status, true);             \
   SHMPI_FILE_BY_POINTER(File_##Rw##_ordered_begin, Buf, Write, kOrdered,       \
                         kSplitBegin, SHMPI_WITH_NOTHING, nullptr,              \
-                        MPI_STATUS_IGNORE)
+                        MPI_STATUS_IGNORE, true)
 
 SHMPI_FILE_FAMILY(read, void*, false);
 SHMPI_FILE_FAMILY(write, const void*, true);
