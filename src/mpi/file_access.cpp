@@ -13,6 +13,7 @@
 #include "datatype/pack.hpp"
 #include "io/posix_file.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/file_collective.hpp"
 #include "mpi/file_convert.hpp"
 #include "mpi/p2p_common.hpp"
 
@@ -422,19 +423,26 @@ int file_access(const FileCall& call, MPI_Offset offset, const FileData& data,
   }
   MPI_Offset moved = 0;
   MPI_Status local{};
+  // The data from etype `start` on: a collective write may go through the
+  // aggregators (file_collective.hpp), with the same results.
+  auto move_data = [&](MPI_Offset start) {
+    return call.collective && call.write
+               ? collective_write(file, start, data, type, &local, &moved,
+                                  call.function)
+               : transfer(file, call.write, start, data, type, &local, &moved,
+                          call.function);
+  };
   int rc = MPI_SUCCESS;
   switch (call.positioning) {
     case Positioning::kExplicit:
-      rc = transfer(file, call.write, offset, data, type, &local, &moved,
-                    call.function);
+      rc = move_data(offset);
       break;
     case Positioning::kIndividual: {
       std::unique_lock<std::mutex> guard(file.pointer_mutex, std::defer_lock);
       if (state().thread_multiple) {
         guard.lock();
       }
-      rc = transfer(file, call.write, file.individual, data, type, &local,
-                    &moved, call.function);
+      rc = move_data(file.individual);
       if (rc == MPI_SUCCESS) {
         file.individual += moved;
       }
@@ -444,16 +452,14 @@ int file_access(const FileCall& call, MPI_Offset offset, const FileData& data,
       // Relaxed: the reservation is all that is shared (shared_pointer.hpp).
       const MPI_Offset start =
           file.shared->position.fetch_add(etypes, std::memory_order_relaxed);
-      rc = transfer(file, call.write, start, data, type, &local, &moved,
-                    call.function);
+      rc = move_data(start);
       break;
     }
     case Positioning::kOrdered: {
       MPI_Offset start = 0;
       rc = ordered_start(file, etypes, &start);
       if (rc == MPI_SUCCESS) {
-        rc = transfer(file, call.write, start, data, type, &local, &moved,
-                      call.function);
+        rc = move_data(start);
       }
       break;
     }
