@@ -384,15 +384,8 @@ int ordered_start(File& file, MPI_Offset etypes, MPI_Offset* start) {
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-int file_access(const FileCall& call, MPI_Offset offset, const FileData& data,
-                MPI_Status* status) noexcept {
-  File* f = nullptr;
-  if (int rc = check_file(call.handle, &f, call.function); rc != MPI_SUCCESS) {
-    return rc;
-  }
-  File& file = *f;
+// The checks of a data-access call before its data's (check_data).
+int check_call(File& file, const FileCall& call, MPI_Offset offset) {
   if (call.form == AccessForm::kNonblocking && call.request == nullptr) {
     return fail_file(&file, MPI_ERR_ARG, call.function, "request is NULL");
   }
@@ -414,12 +407,47 @@ int file_access(const FileCall& call, MPI_Offset offset, const FileData& data,
     return fail_file(&file, MPI_ERR_ARG, call.function, "negative offset %lld",
                      static_cast<long long>(offset));
   }
+  return MPI_SUCCESS;
+}
+
+// A collective call that failed its checks here still takes its part in
+// the collective steps the other members make, so that a bad argument on
+// one member is an error there and not a hang everywhere: the ordered
+// calls' exchange of counts (with none of its own) and the collective
+// writes' vote on buffering (which it makes every member decline).
+// Returns `rc`.
+int collective_refusal(File& file, const FileCall& call, int rc) {
+  if (!call.collective) {
+    return rc;
+  }
+  if (call.positioning == Positioning::kOrdered) {
+    MPI_Offset ignored = 0;
+    ordered_start(file, 0, &ignored);
+  }
+  if (call.write) {
+    collective_write_decline(file);
+  }
+  return rc;
+}
+
+}  // namespace
+
+int file_access(const FileCall& call, MPI_Offset offset, const FileData& data,
+                MPI_Status* status) noexcept {
+  File* f = nullptr;
+  if (int rc = check_file(call.handle, &f, call.function); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  File& file = *f;
+  if (int rc = check_call(file, call, offset); rc != MPI_SUCCESS) {
+    return collective_refusal(file, call, rc);
+  }
   TypeArg type;
   MPI_Offset etypes = 0;
   if (int rc =
           check_data(file, call.write, data, &type, &etypes, call.function);
       rc != MPI_SUCCESS) {
-    return rc;
+    return collective_refusal(file, call, rc);
   }
   MPI_Offset moved = 0;
   MPI_Status local{};

@@ -196,7 +196,24 @@ Domain my_domain(std::int64_t lo, std::int64_t hi, int size, int rank) {
   return Domain{};
 }
 
+// The votes on buffering, in the order MAX decides them.
+constexpr std::int64_t kNotWanted = 0;
+constexpr std::int64_t kWanted = 1;
+constexpr std::int64_t kDeclined = 2;
+
 }  // namespace
+
+void collective_write_decline(File& file) noexcept {
+  // collective_write() votes only on these files; on the others no member
+  // waits for anything.
+  if (file.representation != nullptr ||
+      file.atomic.load(std::memory_order_relaxed)) {
+    return;
+  }
+  std::int64_t vote = kDeclined;
+  PMPI_Allreduce(MPI_IN_PLACE, &vote, 1, MPI_INT64_T, MPI_MAX,
+                 file.comm->handle);
+}
 
 int collective_write(File& file, MPI_Offset offset, const FileData& data,
                      const TypeArg& type, MPI_Status* status, MPI_Offset* moved,
@@ -219,16 +236,17 @@ int collective_write(File& file, MPI_Offset offset, const FileData& data,
                            return true;
                          });
   // Whether it pays: one member with many small runs is enough, since
-  // everyone waits for the slowest member.
+  // everyone waits for the slowest member. A member that failed its checks
+  // votes kDeclined (collective_write_decline), which outweighs the rest.
   std::int64_t wants =
-      runs >= kMinRuns && bytes < runs * kSmallRunBytes ? 1 : 0;
+      runs >= kMinRuns && bytes < runs * kSmallRunBytes ? kWanted : kNotWanted;
   const MPI_Comm comm = file.comm->handle;
   if (int rc =
           PMPI_Allreduce(MPI_IN_PLACE, &wants, 1, MPI_INT64_T, MPI_MAX, comm);
       rc != MPI_SUCCESS) {
     return rc;  // raised on the file already (Comm::file)
   }
-  if (wants == 0) {
+  if (wants != kWanted) {
     return transfer(file, true, offset, data, type, status, moved, function);
   }
 

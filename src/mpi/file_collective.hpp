@@ -29,4 +29,9 @@ int collective_write(File& file, MPI_Offset offset, const FileData& data,
                      const TypeArg& type, MPI_Status* status, MPI_Offset* moved,
                      const char* function) noexcept;
 
+// The part in collective_write()'s collective steps of a member whose call
+// failed its checks: it makes every member write on its own (transfer()),
+// so that none waits for it.
+void collective_write_decline(File& file) noexcept;
+
 }  // namespace shmpi::mpi
