@@ -8,7 +8,7 @@
 // nonblocking calls return requests that are already complete, and a split
 // collective's begin does the work its end reports. Collective calls agree
 // through a private dup of the file's communicator. The shared file pointer
-// is an atomic in the segment (io/shared_pointer.hpp).
+// is an atomic in the segment (io/file_shared.hpp).
 //
 // Errors on a file go to the file's handler, MPI_ERRORS_RETURN unless
 // MPI_File_set_errhandler changed it (MPI 4.0 §9.3); errors tied to no file
@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "io/file_view.hpp"
-#include "io/shared_pointer.hpp"
+#include "io/file_shared.hpp"
 #include "mpi/core.hpp"
 #include "mpi/handle_arena.hpp"
 
@@ -68,13 +68,16 @@ struct File {
   MPI_Offset individual = 0;
   std::mutex pointer_mutex;
   // The shared file pointer: in the segment, allocated by file rank 0.
-  io::SharedPointer* shared = nullptr;
+  io::FileShared* shared = nullptr;
   // MPI_File_set_atomicity. Relaxed everywhere: each access reads it once
   // to decide whether to lock, and a thread racing a collective
   // set_atomicity on the same handle is the program's race (MPI 4.0
   // §14.6.1 orders the modes by the collective call); atomic only so that
   // such a race is not undefined behaviour.
   std::atomic<bool> atomic{false};
+  // Under MPI_THREAD_MULTIPLE: held by a sieving write for its call, and by
+  // a plain write that must lock while one runs (mpi/file_write_guard.hpp).
+  mutable std::mutex sieve_mutex;
   SplitCollective split;
   MPI_Errhandler errhandler = MPI_ERRORS_RETURN;
   std::vector<std::pair<std::string, std::string>> hints;  // in effect

@@ -12,6 +12,7 @@
 #include "datatype/pack.hpp"
 #include "io/posix_file.hpp"
 #include "mpi/detail/pmpi.hpp"
+#include "mpi/file_write_guard.hpp"
 #include "segment/segment.hpp"
 #include "segment/shared_heap.hpp"
 
@@ -157,6 +158,9 @@ int write_domain(const File& file, const segment::Segment& segment,
     }
     // Only what some member wrote: the holes keep what the file holds, and
     // a concurrent writer of them is not overwritten.
+    // Announced as a plain write (mpi/file_write_guard.hpp): an
+    // independent sieving writer may be rewriting part of the piece.
+    PlainWriteGuard announced(file, a, a + static_cast<std::int64_t>(piece));
     for (std::uint64_t s = next_bit(covered, 0, piece, true); s < piece;) {
       const std::uint64_t e = next_bit(covered, s, piece, false);
       const std::int64_t n = io::write_at(file.fd, buffer.data() + s, e - s,

@@ -30,6 +30,7 @@
 #include "io/posix_file.hpp"
 #include "mpi/datarep.hpp"
 #include "mpi/datatype.hpp"
+#include "mpi/file_write_guard.hpp"
 
 namespace shmpi::mpi {
 
@@ -167,6 +168,13 @@ int move_runs(File& file, bool write, std::byte* buffer, std::uint64_t position,
               std::uint64_t bytes, std::uint64_t* got) {
   int error_number = 0;
   *got = 0;
+  // Writes are announced to sieving writers (mpi/file_write_guard.hpp);
+  // in atomic mode the caller's lock covers them already.
+  std::optional<PlainWriteGuard> announced;
+  if (write && bytes > 0 && !file.atomic.load(std::memory_order_relaxed)) {
+    const io::FileView::Span span = file.view.span(position, bytes);
+    announced.emplace(file, span.first, span.end);
+  }
   file.view.for_each_run(
       position, bytes,
       [&](std::int64_t at, std::uint64_t from, std::uint64_t length) {

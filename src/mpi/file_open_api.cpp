@@ -216,11 +216,11 @@ extern "C" int PMPI_File_open(MPI_Comm comm, const char* filename, int amode,
       opening.error_number = errno;
     } else {
       void* line = state().runtime->segment().heap().allocate_aligned(
-          sizeof(shmpi::io::SharedPointer), alignof(shmpi::io::SharedPointer));
+          sizeof(shmpi::io::FileShared), alignof(shmpi::io::FileShared));
       if (line == nullptr) {
         opening.out_of_memory = 1;
       } else {
-        f->shared = new (line) shmpi::io::SharedPointer();
+        f->shared = new (line) shmpi::io::FileShared();
         opening.shared_offset = state().runtime->segment().offset_of(line);
       }
     }
@@ -253,7 +253,7 @@ extern "C" int PMPI_File_open(MPI_Comm comm, const char* filename, int amode,
                                          : std::strerror(first_error));
   }
   if (fc->rank != 0) {
-    f->shared = state().runtime->segment().at<shmpi::io::SharedPointer>(
+    f->shared = state().runtime->segment().at<shmpi::io::FileShared>(
         static_cast<std::size_t>(opening.shared_offset));
   }
   if ((amode & MPI_MODE_APPEND) != 0) {

@@ -257,7 +257,7 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp,
   if (f->comm->rank == 0) {
     // Relaxed: the allreduce above ordered the members' earlier
     // reservations before this, and the broadcast below orders the reset
-    // before their later ones (shared_pointer.hpp).
+    // before their later ones (file_shared.hpp).
     const MPI_Offset shared =
         f->shared->position.exchange(0, std::memory_order_relaxed);
     if (disp == MPI_DISPLACEMENT_CURRENT) {
