@@ -29,9 +29,9 @@ enum {
   kOpenClose,
   kOpCount
 };
-static const char* const kOps[kOpCount] = {
-    "pwrite", "write_at", "read_at", "write_at_all", "read_at_all",
-    "open_close"};
+static const char* const kOps[kOpCount] = {"pwrite",      "write_at",
+                                           "read_at",     "write_at_all",
+                                           "read_at_all", "open_close"};
 
 typedef struct {
   MPI_File fh;
@@ -67,8 +67,7 @@ static double io_run(void* p, long iters) {
                               MPI_STATUS_IGNORE);
         break;
       case kReadAtAll:
-        MPI_File_read_at_all(c->fh, at, c->buf, n, MPI_BYTE,
-                             MPI_STATUS_IGNORE);
+        MPI_File_read_at_all(c->fh, at, c->buf, n, MPI_BYTE, MPI_STATUS_IGNORE);
         break;
       default: {
         MPI_File fh;
@@ -146,8 +145,8 @@ int main(int argc, char** argv) {
         printf(
             "io op=%s bytes=%ld np=%d usec=%.3f mean=%.3f min=%.3f max=%.3f "
             "iters=%ld batches=%d\n",
-            kOps[op], c.bytes, np, st.median * 1e6, st.mean * 1e6,
-            st.min * 1e6, st.max * 1e6, st.iters, st.batches);
+            kOps[op], c.bytes, np, st.median * 1e6, st.mean * 1e6, st.min * 1e6,
+            st.max * 1e6, st.iters, st.batches);
         fflush(stdout);
       }
       if (op == kOpenClose) {

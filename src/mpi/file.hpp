@@ -24,8 +24,8 @@
 #include <utility>
 #include <vector>
 
-#include "io/file_view.hpp"
 #include "io/file_shared.hpp"
+#include "io/file_view.hpp"
 #include "mpi/core.hpp"
 #include "mpi/handle_arena.hpp"
 
