@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "mpi/file_access.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -12,6 +10,7 @@
 
 #include "datatype/pack.hpp"
 #include "io/posix_file.hpp"
+#include "io/sieve.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/file_collective.hpp"
 #include "mpi/file_convert.hpp"
@@ -22,164 +21,13 @@ namespace shmpi::mpi {
 
 namespace {
 
-// Noncontiguous memory is packed (or unpacked) through a buffer of at most
-// this many bytes at a time.
-constexpr std::uint64_t kStageBytes = 4u << 20;
-
-// Reads of neighbouring runs a gap of at most this many bytes apart are
-// one pread of their span ("data sieving"). Measured with 2 ranks
-// interleaving blocks of b bytes: b = 8 and 512 gain 14 and 2 times; at
-// 4 KiB one pread a block is already cheaper than reading the holes.
-constexpr std::uint64_t kSieveGap = 1u << 10;
-// The span one sieving read covers at most, and the runs it serves.
-constexpr std::uint64_t kSieveBytes = 4u << 20;
-constexpr std::size_t kSievePieces = 1u << 16;
-// A write sieves when it has at least this many runs averaging under
-// kSieveRunBytes: fewer, larger runs are cheaper written one by one.
-constexpr std::uint64_t kSieveMinRuns = 64;
-// Writes join runs up to this far apart: a gap costs a read and a write of
-// its bytes, a run on its own a lock and a pwrite (2 ranks, 512-byte
-// blocks 1.5 KiB apart: 16.8 ms run by run, against MPICH's 1.45).
-constexpr std::uint64_t kSieveWriteGap = 4u << 10;
-constexpr std::uint64_t kSieveRunBytes = 4u << 10;
-
-// A buffer of at least `bytes` (at most kStageBytes or kSieveBytes) kept
-// by this thread between calls, `slot` 0 for staging and 1 for sieving:
-// fresh memory on every call would cost a page fault per 4 KiB, and a
-// vector's zeroing a pass over it. Private anonymous memory, not the
-// shared heap, which large mallocs would otherwise take it from.
-std::byte* scratch(std::size_t bytes, int slot) {
-  struct Buffer {
-    void* data = nullptr;
-    std::size_t size = 0;
-    ~Buffer() {
-      if (data != nullptr) {
-        ::munmap(data, size);
-      }
-    }
-  };
-  thread_local Buffer buffers[2];
-  Buffer& b = buffers[slot];
-  if (b.size < bytes) {
-    if (b.data != nullptr) {
-      ::munmap(b.data, b.size);
-      b.data = nullptr;
-      b.size = 0;
-    }
-    void* memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) {
-      return nullptr;
-    }
-    b.data = memory;
-    b.size = bytes;
-  }
-  return static_cast<std::byte*>(b.data);
-}
-
-// The runs one read call takes from the file, in stream order, each into
-// its place in memory. Runs close together in the file are read with one
-// pread of their span, then copied out: a view of small blocks (an
-// interleaved vector, a subarray's rows) costs a few large reads instead
-// of one system call per block. The hole bytes read are thrown away, so
-// nothing is written and other processes are never disturbed.
-class SievingReader {
- public:
-  explicit SievingReader(int fd) : fd_(fd) {}
-
-  // Queues run [at, at + length) of the file for `to`; false once the read
-  // has stopped (end of file or an error).
-  bool add(std::int64_t at, std::byte* to, std::uint64_t length) {
-    if (!pieces_.empty()) {
-      const Piece& first = pieces_.front();
-      const std::int64_t end =
-          pieces_.back().at + static_cast<std::int64_t>(pieces_.back().length);
-      // Only forward, near and within the bounds: the span stays sorted.
-      const bool joins =
-          at >= end && static_cast<std::uint64_t>(at - end) <= kSieveGap &&
-          static_cast<std::uint64_t>(at - first.at) + length <= kSieveBytes &&
-          pieces_.size() < kSievePieces;
-      if (!joins && !flush()) {
-        return false;
-      }
-    }
-    pieces_.push_back(Piece{at, to, length});
-    return true;
-  }
-
-  // Reads what is queued; false as add().
-  bool flush() {
-    if (stopped_ || pieces_.empty()) {
-      pieces_.clear();
-      return !stopped_;
-    }
-    const Piece& first = pieces_.front();
-    if (pieces_.size() == 1) {
-      take(io::read_at(fd_, first.to, first.length, first.at), first.length);
-    } else {
-      const Piece& last = pieces_.back();
-      const auto span =
-          static_cast<std::uint64_t>(last.at - first.at) + last.length;
-      std::byte* sieve = scratch(kSieveBytes, 1);
-      const std::int64_t n =
-          sieve != nullptr ? io::read_at(fd_, sieve, span, first.at) : -ENOMEM;
-      if (n < 0) {
-        take(n, 0);
-      } else {
-        for (const Piece& p : pieces_) {
-          const auto at = static_cast<std::uint64_t>(p.at - first.at);
-          const std::uint64_t have =
-              static_cast<std::uint64_t>(n) > at
-                  ? std::min(p.length, static_cast<std::uint64_t>(n) - at)
-                  : 0;
-          std::memcpy(p.to, sieve + at, have);
-          if (!take(static_cast<std::int64_t>(have), p.length)) {
-            break;
-          }
-        }
-      }
-    }
-    pieces_.clear();
-    return !stopped_;
-  }
-
-  std::uint64_t got() const { return got_; }
-  int error_number() const { return error_number_; }
-
- private:
-  struct Piece {
-    std::int64_t at;
-    std::byte* to;
-    std::uint64_t length;
-  };
-
-  // Counts a read of `n` bytes (or -errno) of a run of `length`; false when
-  // it ends the call.
-  bool take(std::int64_t n, std::uint64_t length) {
-    if (n < 0) {
-      error_number_ = static_cast<int>(-n);
-      stopped_ = true;
-      return false;
-    }
-    got_ += static_cast<std::uint64_t>(n);
-    stopped_ = static_cast<std::uint64_t>(n) < length;
-    return !stopped_;
-  }
-
-  int fd_;
-  std::vector<Piece> pieces_;
-  std::uint64_t got_ = 0;
-  int error_number_ = 0;
-  bool stopped_ = false;
-};
-
 // Reads stream bytes [position, position + bytes) of the view into
 // `memory` (stream byte p at memory + (p - position)); returns the bytes
 // read, fewer at the end of the file, and sets *error_number on failure.
 std::uint64_t read_stream(const File& file, std::uint64_t position,
                           std::uint64_t bytes, std::byte* memory,
                           int* error_number) {
-  SievingReader reader(file.fd);
+  io::SievingReader reader(file.fd);
   file.view.for_each_run(
       position, bytes,
       [&](std::int64_t at, std::uint64_t from, std::uint64_t length) {
@@ -189,98 +37,6 @@ std::uint64_t read_stream(const File& file, std::uint64_t position,
   *error_number = reader.error_number();
   return reader.got();
 }
-
-// The write counterpart of SievingReader: the runs of one call, grouped
-// alike; a group of several is written by reading its span, copying the
-// runs in and writing the span back, under an exclusive byte-range lock
-// and a SievingWriteGuard (file_write_guard.hpp), so that no other write
-// lands in the span meanwhile.
-class SievingWriter {
- public:
-  // Gaps cost a read and a write here, against a pwrite and a lock per
-  // run: worth it up to a larger gap than for reads.
-  explicit SievingWriter(int fd) : fd_(fd) {}
-
-  // Queues run [at, at + length) of the file from `from`; false once a
-  // write has failed.
-  bool add(std::int64_t at, const std::byte* from, std::uint64_t length) {
-    if (!pieces_.empty()) {
-      const Piece& first = pieces_.front();
-      const std::int64_t end =
-          pieces_.back().at + static_cast<std::int64_t>(pieces_.back().length);
-      const bool joins =
-          at >= end && static_cast<std::uint64_t>(at - end) <= kSieveWriteGap &&
-          static_cast<std::uint64_t>(at - first.at) + length <= kSieveBytes &&
-          pieces_.size() < kSievePieces;
-      if (!joins && !flush()) {
-        return false;
-      }
-    }
-    pieces_.push_back(Piece{at, from, length});
-    return true;
-  }
-
-  bool flush() {
-    if (error_number_ != 0 || pieces_.empty()) {
-      pieces_.clear();
-      return error_number_ == 0;
-    }
-    const Piece& first = pieces_.front();
-    const Piece& last = pieces_.back();
-    const std::int64_t end = last.at + static_cast<std::int64_t>(last.length);
-    io::RangeLock lock(fd_, first.at, end, true);
-    if (lock.error() != 0) {
-      error_number_ = lock.error();
-    } else if (pieces_.size() == 1) {
-      put(io::write_at(fd_, first.from, first.length, first.at), first.length);
-    } else {
-      const auto span = static_cast<std::uint64_t>(end - first.at);
-      std::byte* sieve = scratch(kSieveBytes, 1);
-      std::int64_t n =
-          sieve != nullptr ? io::read_at(fd_, sieve, span, first.at) : -ENOMEM;
-      if (n >= 0) {
-        // Past the end of the file the holes read as zeros, as they would.
-        std::memset(sieve + n, 0, span - static_cast<std::uint64_t>(n));
-        for (const Piece& p : pieces_) {
-          std::memcpy(sieve + (p.at - first.at), p.from, p.length);
-        }
-        n = io::write_at(fd_, sieve, span, first.at);
-      }
-      if (n < 0) {
-        error_number_ = static_cast<int>(-n);
-      } else {
-        for (const Piece& p : pieces_) {
-          written_ += p.length;
-        }
-      }
-    }
-    pieces_.clear();
-    return error_number_ == 0;
-  }
-
-  std::uint64_t written() const { return written_; }
-  int error_number() const { return error_number_; }
-
- private:
-  struct Piece {
-    std::int64_t at;
-    const std::byte* from;
-    std::uint64_t length;
-  };
-
-  void put(std::int64_t n, std::uint64_t length) {
-    if (n < 0) {
-      error_number_ = static_cast<int>(-n);
-    } else {
-      written_ += length;
-    }
-  }
-
-  int fd_;
-  std::vector<Piece> pieces_;
-  std::uint64_t written_ = 0;
-  int error_number_ = 0;
-};
 
 // Writes stream bytes [position, position + bytes) of the view from
 // `memory` (stream byte p at memory + (p - position)); returns the bytes
@@ -301,17 +57,17 @@ std::uint64_t write_stream(File& file, std::uint64_t position,
         position, bytes,
         [&](std::int64_t at, std::uint64_t, std::uint64_t length) {
           if (runs++ > 0 && at >= end &&
-              static_cast<std::uint64_t>(at - end) <= kSieveWriteGap) {
+              static_cast<std::uint64_t>(at - end) <= io::kSieveWriteGap) {
             ++near;
           }
           end = at + static_cast<std::int64_t>(length);
           return true;
         });
   }
-  if (runs >= kSieveMinRuns && bytes < runs * kSieveRunBytes &&
+  if (runs >= io::kSieveMinRuns && bytes < runs * io::kSieveRunBytes &&
       2 * near >= runs) {
     SievingWriteGuard sieving(file);
-    SievingWriter writer(file.fd);
+    io::SievingWriter writer(file.fd);
     file.view.for_each_run(
         position, bytes,
         [&](std::int64_t at, std::uint64_t from, std::uint64_t length) {
@@ -433,14 +189,14 @@ int transfer(File& file, bool write, MPI_Offset offset, const FileData& data,
       // Contiguous memory: the runs straight from it.
       done = write_stream(file, position, bytes, layout.base, &error_number);
     } else {
-      std::byte* stage = scratch(kStageBytes, 0);
+      std::byte* stage = io::scratch(io::kStageBytes, 0);
       if (stage == nullptr) {
         return fail_file(&file, MPI_ERR_NO_MEM, function,
                          "no memory for a %llu-byte staging buffer",
-                         static_cast<unsigned long long>(kStageBytes));
+                         static_cast<unsigned long long>(io::kStageBytes));
       }
       for (std::uint64_t chunk = 0; chunk < bytes;) {
-        const std::uint64_t length = std::min(kStageBytes, bytes - chunk);
+        const std::uint64_t length = std::min(io::kStageBytes, bytes - chunk);
         if (write) {
           datatype::pack(layout, chunk, stage, length);
         }
