@@ -36,4 +36,20 @@ static inline int mt_status_bytes(const MPI_Status* status) {
   return count;
 }
 
+// A fresh file (mt_file_name(tag)) opened by every rank of MPI_COMM_WORLD
+// for reading and writing, deleted when closed.
+static inline MPI_File mt_open_scratch_file(const char* tag) {
+  char name[256];
+  mt_file_name(name, sizeof name, tag);
+  MPI_File fh = MPI_FILE_NULL;
+  const int rc =
+      MPI_File_open(MPI_COMM_WORLD, name,
+                    MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                    MPI_INFO_NULL, &fh);
+  if (rc != MPI_SUCCESS) {
+    MT_FAIL("MPI_File_open of %s failed: %s", name, mt_error_string(rc));
+  }
+  return fh;
+}
+
 #endif  // SHMPI_TESTS_SUPPORT_MT_FILE_H_

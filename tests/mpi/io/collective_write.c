@@ -27,18 +27,6 @@
 
 enum { kFill = 0xEE };
 
-static MPI_File open_file(const char* tag) {
-  char name[256];
-  mt_file_name(name, sizeof name, tag);
-  MPI_File fh;
-  MT_CHECK_IO(
-      MPI_File_open(MPI_COMM_WORLD, name,
-                    MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                    MPI_INFO_NULL, &fh),
-      "MPI_File_open");
-  return fh;
-}
-
 // The data byte `i` of rank `rank`'s write number `salt`.
 static unsigned char value(int rank, long i, int salt) {
   return (unsigned char)(rank * 37 + i * 11 + i / 253 + salt * 5 + 1);
@@ -114,7 +102,7 @@ static void expect_count(const MPI_Status* status, long bytes,
 static void interleave(long block, long gap, long blocks, int salt) {
   const int rank = mt_rank();
   const int size = mt_size();
-  MPI_File fh = open_file("cb-interleave");
+  MPI_File fh = mt_open_scratch_file("cb-interleave");
   const long extent = block * size + gap;
   const long file_bytes = blocks * extent;
   prefill(fh, file_bytes);
@@ -164,7 +152,7 @@ static void holes(void) {
   const int size = mt_size();
   const long extent = 16L * size + 5;
   const long file_bytes = kTiles * extent;
-  MPI_File fh = open_file("cb-holes");
+  MPI_File fh = mt_open_scratch_file("cb-holes");
   prefill(fh, file_bytes);
   MPI_Datatype contiguous, filetype;
   MPI_Type_contiguous(8, MPI_BYTE, &contiguous);
@@ -216,7 +204,7 @@ static void subarray(void) {
   MPI_Type_create_subarray(2, global, sub, start, MPI_ORDER_C, MPI_INT,
                            &filetype);
   MPI_Type_commit(&filetype);
-  MPI_File fh = open_file("cb-subarray");
+  MPI_File fh = mt_open_scratch_file("cb-subarray");
   const long file_bytes = (long)kRows * kCols * (long)sizeof(int);
   prefill(fh, file_bytes);
   MT_CHECK_IO(
@@ -273,7 +261,7 @@ static void darray(void) {
   MPI_Type_create_darray(size, rank, 2, global, distribs, dargs, dims,
                          MPI_ORDER_C, MPI_INT, &darray);
   MPI_Type_commit(&darray);
-  MPI_File fh = open_file("cb-darray");
+  MPI_File fh = mt_open_scratch_file("cb-darray");
   const long file_bytes = (long)kRows * kCols * (long)sizeof(int);
   prefill(fh, file_bytes);
   MT_CHECK_IO(
@@ -302,7 +290,7 @@ static void ordered(void) {
   const int size = mt_size();
   const long total = 100L * size * (size + 1) / 2;  // stream bytes per call
   const long file_bytes = 4 * total;                // two calls
-  MPI_File fh = open_file("cb-ordered");
+  MPI_File fh = mt_open_scratch_file("cb-ordered");
   prefill(fh, file_bytes);
   MPI_Datatype filetype;
   MPI_Type_create_resized(MPI_BYTE, 0, 2, &filetype);
@@ -358,7 +346,7 @@ static void forms(void) {
   const int rank = mt_rank();
   const int size = mt_size();
   const long file_bytes = 4L * kBytes * size;
-  MPI_File fh = open_file("cb-forms");
+  MPI_File fh = mt_open_scratch_file("cb-forms");
   prefill(fh, file_bytes);
   MPI_Datatype contiguous, filetype;
   MPI_Type_contiguous(8, MPI_BYTE, &contiguous);
@@ -418,7 +406,7 @@ static void atomic(void) {
   const int rank = mt_rank();
   const int size = mt_size();
   const long file_bytes = (long)kBytes * size;
-  MPI_File fh = open_file("cb-atomic");
+  MPI_File fh = mt_open_scratch_file("cb-atomic");
   prefill(fh, file_bytes);
   MT_CHECK_IO(MPI_File_set_atomicity(fh, 1), "MPI_File_set_atomicity");
   MPI_Datatype contiguous, filetype;

@@ -29,14 +29,7 @@
 #include "mt_file.h"
 
 static MPI_File open_file(const char* tag) {
-  char name[256];
-  mt_file_name(name, sizeof name, tag);
-  MPI_File fh;
-  MT_CHECK_IO(
-      MPI_File_open(MPI_COMM_WORLD, name,
-                    MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                    MPI_INFO_NULL, &fh),
-      "MPI_File_open");
+  MPI_File fh = mt_open_scratch_file(tag);
   return fh;
 }
 

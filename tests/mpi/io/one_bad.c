@@ -15,14 +15,7 @@ int main(int argc, char** argv) {
   const int rank = mt_rank();
   const int size = mt_size();
   const int bad = size - 1;
-  char name[256];
-  mt_file_name(name, sizeof name, "one-bad");
-  MPI_File fh;
-  MT_CHECK_IO(
-      MPI_File_open(MPI_COMM_WORLD, name,
-                    MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                    MPI_INFO_NULL, &fh),
-      "MPI_File_open");
+  MPI_File fh = mt_open_scratch_file("one-bad");
   MPI_Datatype block;
   MPI_Datatype filetype;
   MPI_Type_contiguous(kBlock, MPI_BYTE, &block);

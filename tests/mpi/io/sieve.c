@@ -16,14 +16,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int rank = mt_rank();
   const int size = mt_size();
-  char name[256];
-  mt_file_name(name, sizeof name, "sieve");
-  MPI_File fh;
-  MT_CHECK_IO(
-      MPI_File_open(MPI_COMM_WORLD, name,
-                    MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                    MPI_INFO_NULL, &fh),
-      "MPI_File_open");
+  MPI_File fh = mt_open_scratch_file("sieve");
   const long file_bytes = (long)kBlock * kBlocks * size;
   if (rank == 0) {
     unsigned char* all = malloc((size_t)file_bytes);

@@ -17,14 +17,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int rank = mt_rank();
   const int size = mt_size();
-  char name[256];
-  mt_file_name(name, sizeof name, "sieve-write");
-  MPI_File fh;
-  MT_CHECK_IO(
-      MPI_File_open(MPI_COMM_WORLD, name,
-                    MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                    MPI_INFO_NULL, &fh),
-      "MPI_File_open");
+  MPI_File fh = mt_open_scratch_file("sieve-write");
   const int span = 2 * kBlock * kBlocks;  // blocks and holes alternate
   if (rank == 0) {
     char* zeros = calloc((size_t)span, 1);

@@ -27,18 +27,6 @@
 
 enum { kInts = 96 };
 
-static MPI_File open_file(const char* tag) {
-  char name[256];
-  mt_file_name(name, sizeof name, tag);
-  MPI_File fh;
-  MT_CHECK_IO(
-      MPI_File_open(MPI_COMM_WORLD, name,
-                    MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                    MPI_INFO_NULL, &fh),
-      "MPI_File_open");
-  return fh;
-}
-
 static void byte_view(MPI_File fh) {
   MT_CHECK_IO(
       MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
@@ -60,7 +48,7 @@ static void interleave(void) {
   enum { kBlock = 4, kBlocks = kInts / kBlock };
   const int rank = mt_rank();
   const int size = mt_size();
-  MPI_File fh = open_file("view-interleave");
+  MPI_File fh = mt_open_scratch_file("view-interleave");
   int out[kInts];
   for (int i = 0; i < kInts; ++i) {
     out[i] = rank * 100000 + i;
@@ -169,7 +157,7 @@ static void subarray(void) {
       local[i * kCols + j] = (starts[0] + i) * sizes[1] + starts[1] + j;
     }
   }
-  MPI_File fh = open_file("view-subarray");
+  MPI_File fh = mt_open_scratch_file("view-subarray");
   MT_CHECK_IO(
       MPI_File_set_view(fh, 0, MPI_INT, filetype, "native", MPI_INFO_NULL),
       "MPI_File_set_view (subarray)");
@@ -229,7 +217,7 @@ static void darray(void) {
   for (int i = 0; i < mine; ++i) {
     local[i] = rank * 1000 + i;
   }
-  MPI_File fh = open_file("view-darray");
+  MPI_File fh = mt_open_scratch_file("view-darray");
   MT_CHECK_IO(
       MPI_File_set_view(fh, 0, MPI_INT, filetype, "native", MPI_INFO_NULL),
       "MPI_File_set_view (darray)");
@@ -296,7 +284,7 @@ static void read_region(MPI_File fh, int* raw) {
 }
 
 static void holes(void) {
-  MPI_File fh = open_file("view-holes");
+  MPI_File fh = mt_open_scratch_file("view-holes");
   fill_region(fh);
   MPI_Datatype tile = two_of_four();
   MT_CHECK_IO(
@@ -327,7 +315,7 @@ static void holes(void) {
 }
 
 static void noncontig(void) {
-  MPI_File fh = open_file("view-noncontig");
+  MPI_File fh = mt_open_scratch_file("view-noncontig");
   fill_region(fh);
   MPI_Datatype tile = two_of_four();
   // Memory: blocks of 3 ints every 5 (two ints of gap).
@@ -389,7 +377,7 @@ static int combiner_of(MPI_Datatype type) {
 }
 
 static void get_view(void) {
-  MPI_File fh = open_file("view-get");
+  MPI_File fh = mt_open_scratch_file("view-get");
   MPI_Offset disp = -1;
   MPI_Datatype etype = MPI_DATATYPE_NULL;
   MPI_Datatype filetype = MPI_DATATYPE_NULL;
@@ -483,7 +471,7 @@ static MPI_Offset two_of_four_offset(MPI_Offset disp, MPI_Offset e) {
 }
 
 static void positions(void) {
-  MPI_File fh = open_file("view-positions");
+  MPI_File fh = mt_open_scratch_file("view-positions");
   MPI_Datatype tile = two_of_four();
   const MPI_Offset disp = region() + 8;
   MT_CHECK_IO(
@@ -556,7 +544,7 @@ static MPI_Offset end_in_etypes(MPI_File fh, MPI_Offset bytes) {
 }
 
 static void seek_end(void) {
-  MPI_File fh = open_file("view-seek-end");
+  MPI_File fh = mt_open_scratch_file("view-seek-end");
   // Three whole tiles (16 bytes, data at [4, 12)) and 8 bytes more: the
   // fourth tile's first int, [52, 56), is the 7th etype.
   MPI_Offset end = end_in_etypes(fh, 3 * 16 + 8);

@@ -72,14 +72,7 @@ int main(int argc, char** argv) {
   mt_init_threads(&argc, &argv, kThreads);
   const int rank = mt_rank();
   const int size = mt_size();
-  char name[256];
-  mt_file_name(name, sizeof name, "threads-io");
-  MPI_File fh;
-  MT_CHECK_IO(
-      MPI_File_open(MPI_COMM_WORLD, name,
-                    MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                    MPI_INFO_NULL, &fh),
-      "MPI_File_open");
+  MPI_File fh = mt_open_scratch_file("threads-io");
   const MPI_Offset half =
       (MPI_Offset)size * kThreads * kBlocks * kInts * (MPI_Offset)sizeof(int);
   // The shared-pointer writes go after the explicit-offset half.
