@@ -66,20 +66,6 @@ static_assert(sizeof(Published) == 48 &&
                   std::is_trivially_copyable_v<Published>,
               "allgathered as bytes between processes of one build");
 
-// Memory of `bytes` in the shared heap, populated (a shortage shows now,
-// not as SIGBUS later), or nullptr.
-std::byte* heap_allocate(const segment::Segment& segment, std::size_t bytes) {
-  void* memory = segment.heap().allocate_aligned(bytes, 64);
-  if (memory == nullptr) {
-    return nullptr;
-  }
-  if (!segment.populate(segment.offset_of(memory), bytes)) {
-    segment.heap().deallocate(memory);
-    return nullptr;
-  }
-  return static_cast<std::byte*>(memory);
-}
-
 // Bits [first, end) of a coverage bitmap set.
 void mark(std::vector<std::uint64_t>& bits, std::uint64_t first,
           std::uint64_t end) {
@@ -259,7 +245,8 @@ int collective_write(File& file, MPI_Offset offset, const FileData& data,
   Published mine;
   std::byte* block = nullptr;
   if (runs > 0) {
-    block = heap_allocate(segment, runs * sizeof(Run) + bytes);
+    block = static_cast<std::byte*>(
+        segment.allocate_populated(runs * sizeof(Run) + bytes, 64));
     if (block == nullptr) {
       mine.failed = 1;
     } else {

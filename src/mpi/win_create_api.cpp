@@ -38,21 +38,6 @@ struct Placement {
   std::uint64_t shared_offset = 0;  // MPI_Win_allocate_shared's memory
 };
 
-// Memory of `bytes` in the shared heap (populated: a shortage shows now),
-// or nullptr.
-void* heap_allocate(std::size_t bytes, std::size_t alignment) {
-  const shmpi::segment::Segment& segment = state().runtime->segment();
-  void* memory = segment.heap().allocate_aligned(bytes, alignment);
-  if (memory == nullptr) {
-    return nullptr;
-  }
-  if (!segment.populate(segment.offset_of(memory), bytes)) {
-    segment.heap().deallocate(memory);
-    return nullptr;
-  }
-  return memory;
-}
-
 // Lets the other ranks reach this process's memory with process_vm_*
 // under Yama's ptrace_scope 1, which otherwise allows it to ancestors
 // only. Without Yama the call fails harmlessly.
@@ -148,7 +133,7 @@ bool allocate_own(Window& w, std::size_t bytes) {
   if (bytes == 0) {
     return true;
   }
-  if (void* memory = heap_allocate(bytes, 64)) {
+  if (void* memory = state().runtime->segment().allocate_populated(bytes, 64)) {
     w.allocated = memory;
     w.allocated_in_heap = true;
   } else {
@@ -173,10 +158,11 @@ Placement place(Window& w) {
       total += m.size;
     }
   }
-  void* block = heap_allocate(shmpi::rma::block_bytes(w.members.size()), 64);
+  void* block =
+      segment.allocate_populated(shmpi::rma::block_bytes(w.members.size()), 64);
   void* shared = nullptr;
   if (block != nullptr && total > 0) {
-    shared = heap_allocate(total, 64);
+    shared = segment.allocate_populated(total, 64);
     if (shared == nullptr) {
       segment.heap().deallocate(block);
       block = nullptr;

@@ -187,6 +187,16 @@ Result<void> Segment::populate(std::size_t offset, std::size_t bytes) const {
       "not enough memory for the shared segment (MADV_POPULATE_WRITE failed)"};
 }
 
+void* Segment::allocate_populated(std::size_t bytes,
+                                  std::size_t alignment) const {
+  void* memory = heap().allocate_aligned(bytes, alignment);
+  if (memory != nullptr && bytes > 0 && !populate(offset_of(memory), bytes)) {
+    heap().deallocate(memory);
+    return nullptr;
+  }
+  return memory;
+}
+
 Result<void> Segment::populate_rank_region(std::uint32_t rank) const {
   return populate(layout_.region_offset(rank), layout_.region_bytes);
 }

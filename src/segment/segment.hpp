@@ -40,6 +40,9 @@ class Segment {
   Result<void> populate_rank_region(std::uint32_t rank) const;
   // Populates [offset, offset + bytes) (page-rounded); used for heap blocks.
   Result<void> populate(std::size_t offset, std::size_t bytes) const;
+  // A block of the shared heap, populated (a shortage shows now, not as
+  // SIGBUS later), or nullptr when the heap or the memory is short.
+  void* allocate_populated(std::size_t bytes, std::size_t alignment) const;
 
   int fd() const { return fd_; }
   std::byte* base() const { return base_; }
