@@ -232,17 +232,6 @@ extern "C" int PMPI_T_event_set_dropped_handler(
 }
 SHMPI_PMPI_ALIAS(MPI_T_event_set_dropped_handler);
 
-extern "C" int PMPI_T_finalize(void) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_finalize");
-}
-SHMPI_PMPI_ALIAS(MPI_T_finalize);
-
-extern "C" int PMPI_T_init_thread(int /*required*/,
-                                  int* /*provided*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_init_thread");
-}
-SHMPI_PMPI_ALIAS(MPI_T_init_thread);
-
 extern "C" int PMPI_T_pvar_get_index(const char* /*name*/, int /*var_class*/,
                                      int* /*pvar_index*/) noexcept {
   return shmpi_mpi_unsupported("MPI_T_pvar_get_index");
