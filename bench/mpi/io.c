@@ -10,6 +10,13 @@
  *   write_at_all    MPI_File_write_at_all (collective)
  *   read_at_all     MPI_File_read_at_all (collective)
  *   open_close      MPI_File_open + MPI_File_close of the file (bytes 0)
+ * and, through a view that interleaves the ranks' blocks of `bytes` (8 and
+ * 512, whatever --sizes says; the file holds block 0 of every rank, then
+ * block 1 of every rank, ...), 64 KiB of each rank's data per call:
+ *   write_view      MPI_File_write_at
+ *   read_view       MPI_File_read_at
+ *   write_view_all  MPI_File_write_at_all
+ *   read_view_all   MPI_File_read_at_all
  * The time of a call is the slowest rank's. The file is $TMPDIR/bench-io-
  * <pid> (/tmp by default), deleted at the end. Prints, e.g.:
  *   io op=write_at bytes=65536 np=2 usec=... mean=... min=... max=...
@@ -27,11 +34,19 @@ enum {
   kWriteAtAll,
   kReadAtAll,
   kOpenClose,
+  kWriteView,
+  kReadView,
+  kWriteViewAll,
+  kReadViewAll,
   kOpCount
 };
-static const char* const kOps[kOpCount] = {"pwrite",      "write_at",
-                                           "read_at",     "write_at_all",
-                                           "read_at_all", "open_close"};
+static const char* const kOps[kOpCount] = {
+    "pwrite",     "write_at",   "read_at",   "write_at_all",   "read_at_all",
+    "open_close", "write_view", "read_view", "write_view_all", "read_view_all"};
+
+/* The block sizes of the view operations, and the data of one call. */
+static const long kViewBlocks[] = {8, 512};
+enum { kViewBytes = 64 << 10 };
 
 typedef struct {
   MPI_File fh;
@@ -69,6 +84,22 @@ static double io_run(void* p, long iters) {
       case kReadAtAll:
         MPI_File_read_at_all(c->fh, at, c->buf, n, MPI_BYTE, MPI_STATUS_IGNORE);
         break;
+      case kWriteView:
+        MPI_File_write_at(c->fh, 0, c->buf, kViewBytes, MPI_BYTE,
+                          MPI_STATUS_IGNORE);
+        break;
+      case kReadView:
+        MPI_File_read_at(c->fh, 0, c->buf, kViewBytes, MPI_BYTE,
+                         MPI_STATUS_IGNORE);
+        break;
+      case kWriteViewAll:
+        MPI_File_write_at_all(c->fh, 0, c->buf, kViewBytes, MPI_BYTE,
+                              MPI_STATUS_IGNORE);
+        break;
+      case kReadViewAll:
+        MPI_File_read_at_all(c->fh, 0, c->buf, kViewBytes, MPI_BYTE,
+                             MPI_STATUS_IGNORE);
+        break;
       default: {
         MPI_File fh;
         MPI_File_open(MPI_COMM_WORLD, c->name, MPI_MODE_RDWR, MPI_INFO_NULL,
@@ -79,6 +110,19 @@ static double io_run(void* p, long iters) {
     }
   }
   return MPI_Wtime() - t0;
+}
+
+/* Rank r's blocks of c->bytes at r, r + np, r + 2 np, ... blocks. */
+static void set_interleaved_view(io_ctx* c, int np) {
+  MPI_Datatype block;
+  MPI_Datatype tile;
+  MPI_Type_contiguous((int)c->bytes, MPI_BYTE, &block);
+  MPI_Type_create_resized(block, 0, (MPI_Aint)c->bytes * np, &tile);
+  MPI_Type_commit(&tile);
+  MPI_File_set_view(c->fh, (MPI_Offset)c->rank * c->bytes, MPI_BYTE, tile,
+                    "native", MPI_INFO_NULL);
+  MPI_Type_free(&tile);
+  MPI_Type_free(&block);
 }
 
 int main(int argc, char** argv) {
@@ -110,7 +154,7 @@ int main(int argc, char** argv) {
   snprintf(name, sizeof name, "%s/bench-io-%ld",
            dir != NULL && dir[0] != '\0' ? dir : "/tmp", pid);
   c.name = name;
-  c.buf = (char*)bench_alloc((size_t)bench_largest_size(&o) + 8);
+  c.buf = (char*)bench_alloc((size_t)bench_largest_size(&o) + kViewBytes + 8);
   if (MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR,
                     MPI_INFO_NULL, &c.fh) != MPI_SUCCESS) {
     if (c.rank == 0) {
@@ -126,19 +170,28 @@ int main(int argc, char** argv) {
     fflush(stdout);
   }
   for (op = 0; op < kOpCount; ++op) {
+    const int view = op >= kWriteView;
+    const int sizes =
+        view ? (int)(sizeof kViewBlocks / sizeof kViewBlocks[0]) : o.size_count;
     c.op = op;
     if (o.ops[0] != '\0' && !bench_has_op(&o, kOps[op])) {
       continue;
     }
-    for (s = 0; s < o.size_count; ++s) {
+    for (s = 0; s < sizes; ++s) {
       bench_stats st;
-      c.bytes = op == kOpenClose ? 0 : o.sizes[s];
+      c.bytes = op == kOpenClose ? 0 : view ? kViewBlocks[s] : o.sizes[s];
       if (bench_out_of_time(&o)) {
         break;
       }
-      /* Every block exists before it is read. */
-      MPI_File_write_at_all(c.fh, (MPI_Offset)c.rank * c.bytes, c.buf,
-                            (int)c.bytes, MPI_BYTE, MPI_STATUS_IGNORE);
+      if (view) {
+        set_interleaved_view(&c, np);
+        /* Every block exists before it is read. */
+        MPI_File_write_at_all(c.fh, 0, c.buf, kViewBytes, MPI_BYTE,
+                              MPI_STATUS_IGNORE);
+      } else {
+        MPI_File_write_at_all(c.fh, (MPI_Offset)c.rank * c.bytes, c.buf,
+                              (int)c.bytes, MPI_BYTE, MPI_STATUS_IGNORE);
+      }
       MPI_Barrier(MPI_COMM_WORLD);
       st = bench_measure(io_run, &c, &o, 1);
       if (c.rank == 0) {
