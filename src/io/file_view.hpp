@@ -28,6 +28,12 @@ class FileView {
 
   std::int64_t disp() const { return disp_; }
 
+  // Whether the tiles touch and hold one block each: the stream is one run
+  // of the file, whatever range a call takes.
+  bool contiguous() const {
+    return map_ == nullptr && extent_ == static_cast<std::int64_t>(packed_);
+  }
+
   // The file offset of stream byte `position`: where it lies in its tile
   // (MPI_File_get_byte_offset). A position at the end of a tile's data is
   // the next tile's first data byte.
@@ -85,8 +91,7 @@ void FileView::for_each_run(std::uint64_t position, std::uint64_t bytes,
   if (bytes == 0) {
     return;
   }
-  if (map_ == nullptr && extent_ == static_cast<std::int64_t>(packed_)) {
-    // Tiles touch: the stream is one run.
+  if (contiguous()) {
     run(disp_ + true_lb_ + static_cast<std::int64_t>(position), position,
         bytes);
     return;

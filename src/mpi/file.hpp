@@ -63,6 +63,11 @@ struct File {
   std::string datarep = "native";
   const Datarep* representation = nullptr;  // nullptr: native, internal
   io::FileView view;
+  // Whether every member's view is contiguous (io::FileView::contiguous;
+  // MPI_File_set_view agrees on it): then no member's call has the many
+  // small runs collective buffering is for, and collective writes skip the
+  // vote on it (mpi/file_collective.cpp).
+  bool views_contiguous = true;
   // The individual file pointer, in etypes of the view. Under
   // MPI_THREAD_MULTIPLE pointer_mutex covers its read-and-advance.
   MPI_Offset individual = 0;

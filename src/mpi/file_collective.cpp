@@ -191,13 +191,23 @@ constexpr std::int64_t kNotWanted = 0;
 constexpr std::int64_t kWanted = 1;
 constexpr std::int64_t kDeclined = 2;
 
+// Whether collective writes on `file` vote on buffering; every member
+// decides alike. Not in another data representation, nor in atomic mode
+// (set_view and set_atomicity agree on both), where each member's write
+// must appear whole to other accesses, which writing it in the
+// aggregators' pieces would not give; nor when every member's view is
+// contiguous (set_view agrees on it), which makes every call one run.
+bool votes(const File& file) {
+  return file.representation == nullptr &&
+         !file.atomic.load(std::memory_order_relaxed) && !file.views_contiguous;
+}
+
 }  // namespace
 
 void collective_write_decline(File& file) noexcept {
   // collective_write() votes only on these files; on the others no member
   // waits for anything.
-  if (file.representation != nullptr ||
-      file.atomic.load(std::memory_order_relaxed)) {
+  if (!votes(file)) {
     return;
   }
   std::int64_t vote = kDeclined;
@@ -208,12 +218,7 @@ void collective_write_decline(File& file) noexcept {
 int collective_write(File& file, MPI_Offset offset, const FileData& data,
                      const TypeArg& type, MPI_Status* status, MPI_Offset* moved,
                      const char* function) noexcept {
-  // Both are the same on every member (set_view and set_atomicity agree
-  // on them), so every member takes this path without a vote. In atomic
-  // mode each member's write must appear whole to other accesses, which
-  // writing it in the aggregators' pieces would not give.
-  if (file.representation != nullptr ||
-      file.atomic.load(std::memory_order_relaxed)) {
+  if (!votes(file)) {
     return transfer(file, true, offset, data, type, status, moved, function);
   }
   const std::uint64_t bytes = type.bytes(static_cast<std::size_t>(data.count));

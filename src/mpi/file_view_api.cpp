@@ -216,16 +216,22 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp,
 
   // Agreement: the representation's name and the etype's extent in the
   // file, each with its complement (equal everywhere iff max(x) ==
-  // ~max(~x)), and the largest error class.
+  // ~max(~x)), the largest error class, and whether some member's view is
+  // not contiguous.
   const std::uint64_t name =
       valid ? std::hash<std::string_view>{}(v.datarep) : 0;
   const std::uint64_t extent =
       valid ? static_cast<std::uint64_t>(v.etype->extent()) : 0;
-  std::uint64_t mine[5] = {name, ~name, extent, ~extent,
-                           static_cast<std::uint64_t>(v.error_class)};
-  std::uint64_t agreed[5] = {};
+  const bool contiguous = valid && io::FileView(0, v.filetype).contiguous();
+  std::uint64_t mine[6] = {name,
+                           ~name,
+                           extent,
+                           ~extent,
+                           static_cast<std::uint64_t>(v.error_class),
+                           contiguous ? 0u : 1u};
+  std::uint64_t agreed[6] = {};
   int rc =
-      PMPI_Allreduce(mine, agreed, 5, MPI_UINT64_T, MPI_MAX, f->comm->handle);
+      PMPI_Allreduce(mine, agreed, 6, MPI_UINT64_T, MPI_MAX, f->comm->handle);
   if (rc != MPI_SUCCESS) {
     return rc;  // raised on the file already (Comm::file)
   }
@@ -288,6 +294,7 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp,
   f->datarep = v.datarep;
   f->representation = v.rep;
   f->view = io::FileView(disp, v.filetype);
+  f->views_contiguous = agreed[5] == 0;
   f->individual = 0;
   return MPI_SUCCESS;
 }

@@ -21,6 +21,10 @@
 //   forms       iwrite_at_all, iwrite_all, write_at_all_begin/end and
 //               write_all_begin/end;
 //   atomic      write_at_all in atomic mode;
+//   mixed       rank 0 writes through a contiguous view, the others
+//               through views of 8-byte blocks: the members must agree
+//               that some view is not contiguous (set_view), or rank 0
+//               skips the collective step the others take;
 //   big         20 MiB of 1000-byte blocks and 24-byte gaps (an
 //               aggregator's domain in pieces).
 #include "mt_file.h"
@@ -437,6 +441,56 @@ static void atomic(void) {
   MT_CHECK_IO(MPI_File_close(&fh), "MPI_File_close");
 }
 
+// The first `blocks` tiles of 8 * (size - 1) bytes hold the 8-byte blocks
+// of ranks 1 .. size - 1 in turn; rank 0's kTail bytes follow, written
+// through the default-like view of bytes at their start.
+static void mixed(void) {
+  enum { kBlocks = 200, kTail = 1000 };
+  const int rank = mt_rank();
+  const int size = mt_size();
+  const long tile = 8L * (size - 1);
+  const long file_bytes = kBlocks * tile + kTail;
+  MPI_File fh = mt_open_scratch_file("cb-mixed");
+  prefill(fh, file_bytes);
+  MPI_Datatype contiguous, filetype;
+  MPI_Type_contiguous(8, MPI_BYTE, &contiguous);
+  MPI_Type_create_resized(contiguous, 0, tile > 0 ? tile : 8, &filetype);
+  MPI_Type_commit(&filetype);
+  if (rank == 0) {
+    MT_CHECK_IO(MPI_File_set_view(fh, kBlocks * tile, MPI_BYTE, MPI_BYTE,
+                                  "native", MPI_INFO_NULL),
+                "MPI_File_set_view (mixed, bytes)");
+  } else {
+    MT_CHECK_IO(MPI_File_set_view(fh, 8L * (rank - 1), MPI_BYTE, filetype,
+                                  "native", MPI_INFO_NULL),
+                "MPI_File_set_view (mixed, blocks)");
+  }
+  unsigned char* expected = malloc((size_t)file_bytes);
+  for (int r = 1; r < size; ++r) {
+    for (long i = 0; i < 8L * kBlocks; ++i) {
+      expected[i / 8 * tile + 8L * (r - 1) + i % 8] = value(r, i, 8);
+    }
+  }
+  for (long i = 0; i < kTail; ++i) {
+    expected[kBlocks * tile + i] = value(0, i, 8);
+  }
+  const long mine = rank == 0 ? kTail : 8L * kBlocks;
+  unsigned char* out = malloc((size_t)mine);
+  for (long i = 0; i < mine; ++i) {
+    out[i] = value(rank, i, 8);
+  }
+  MPI_Status status;
+  MT_CHECK_IO(MPI_File_write_at_all(fh, 0, out, (int)mine, MPI_BYTE, &status),
+              "MPI_File_write_at_all (mixed)");
+  expect_count(&status, mine, "MPI_File_write_at_all (mixed)");
+  expect_file(fh, expected, file_bytes, "mixed views");
+  free(out);
+  free(expected);
+  MPI_Type_free(&contiguous);
+  MPI_Type_free(&filetype);
+  MT_CHECK_IO(MPI_File_close(&fh), "MPI_File_close");
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   interleave(1, 0, 500, 0);
@@ -448,6 +502,7 @@ int main(int argc, char** argv) {
   ordered();
   forms();
   atomic();
+  mixed();
   // 20 MiB with gaps: with one rank the aggregator's domain is over 16 MiB.
   const long blocks = (20L << 20) / (1000L * mt_size() + 24);
   interleave(1000, 24, blocks, 7);
