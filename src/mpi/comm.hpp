@@ -247,4 +247,10 @@ void finish_staged_dup(Comm& parent, Comm* fresh, const Hints* hints,
 // Waits until no nonblocking creation is running on `comm`.
 void wait_pending(Comm& comm);
 
+// The end of MPI_Comm_free and MPI_Comm_disconnect, once `c` (found
+// through *handle) may go: deletes its attributes, destroys it and sets
+// *handle to MPI_COMM_NULL; a failing delete callback is raised on the
+// freed communicator's error handler.
+int release_comm(Comm* c, MPI_Comm* handle, const char* function);
+
 }  // namespace shmpi::mpi

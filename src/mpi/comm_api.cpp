@@ -73,6 +73,22 @@ int finish_dup(Comm& parent, Comm* fresh, const Hints* hints,
   return MPI_SUCCESS;
 }
 
+int release_comm(Comm* c, MPI_Comm* handle, const char* function) {
+  // A failing delete callback is reported, but the communicator is freed
+  // all the same: its attributes are gone either way, and keeping a
+  // half-freed object would only leak it.
+  const int deleted = delete_comm_attributes(*c);
+  const MPI_Errhandler handler = c->errhandler;
+  destroy_comm(c);
+  *handle = MPI_COMM_NULL;
+  if (deleted != MPI_SUCCESS) {
+    Comm reporter;  // the freed communicator's handler, for the report
+    reporter.errhandler = handler;
+    return raise_code(&reporter, deleted, function);
+  }
+  return MPI_SUCCESS;
+}
+
 void finish_staged_dup(Comm& parent, Comm* fresh, const Hints* hints,
                        std::vector<Attribute>& staged, MPI_Comm* newcomm) {
   fresh->errhandler = parent.errhandler;
@@ -184,19 +200,7 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm) noexcept {
                 c->name.c_str());
   }
   wait_pending(*c);
-  // A failing delete callback is reported, but the communicator is freed
-  // all the same: its attributes are gone either way, and keeping a
-  // half-freed object would only leak it.
-  const int deleted = delete_comm_attributes(*c);
-  const MPI_Errhandler handler = c->errhandler;
-  destroy_comm(c);
-  *comm = MPI_COMM_NULL;
-  if (deleted != MPI_SUCCESS) {
-    Comm reporter;  // the freed communicator's handler, for the report
-    reporter.errhandler = handler;
-    return raise_code(&reporter, deleted, "MPI_Comm_free");
-  }
-  return MPI_SUCCESS;
+  return release_comm(c, comm, "MPI_Comm_free");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_free);
 
