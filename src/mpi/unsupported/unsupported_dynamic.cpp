@@ -29,16 +29,6 @@ extern "C" int PMPI_Comm_connect(const char* /*port_name*/, MPI_Info /*info*/,
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_connect);
 
-extern "C" int PMPI_Comm_disconnect(MPI_Comm* /*comm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_disconnect");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_disconnect);
-
-extern "C" int PMPI_Comm_get_parent(MPI_Comm* /*parent*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_get_parent");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_get_parent);
-
 extern "C" int PMPI_Comm_join(int /*fd*/, MPI_Comm* /*intercomm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_join");
 }
