@@ -45,6 +45,15 @@ struct Datatype {
 
 HandleArena<Datatype>& datatypes();
 
+// A type MPI_Type_create_f90_real, _complex or _integer returned: a derived
+// object here, but predefined for the program (MPI 4.0 §19.1.9), which may
+// not free it (mpi/type_f90_api.cpp).
+inline bool is_f90(const Datatype& type) {
+  return type.combiner == MPI_COMBINER_F90_REAL ||
+         type.combiner == MPI_COMBINER_F90_COMPLEX ||
+         type.combiner == MPI_COMBINER_F90_INTEGER;
+}
+
 // The derived datatype behind a handle, or nullptr (predefined, null or
 // garbage handles).
 inline Datatype* find_derived(MPI_Datatype handle) {

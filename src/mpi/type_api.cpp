@@ -696,6 +696,10 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) noexcept {
     datatype::DescPtr ignored;
     return check_any_type(*datatype, &ignored, "MPI_Type_free");
   }
+  if (is_f90(*derived)) {
+    return fail(nullptr, MPI_ERR_TYPE, "MPI_Type_free",
+                "cannot free a predefined datatype of MPI_Type_create_f90_*");
+  }
   // The attributes go with the program's handle, whatever internal
   // references remain; as for MPI_Comm_free, a failing delete callback
   // does not keep the type (MPI calls the free erroneous).
