@@ -10,7 +10,7 @@
 //   unwaited  the sender disconnects before waiting for its MPI_Isend,
 //             whose receive the peer completes late; on return the send
 //             has completed (shmpi's reading: MPI calls the program
-//             erroneous, and MPICH waits for the request to be freed)
+//             erroneous, and MPICH 4.0.2 returns with the send pending)
 //   inter     an intercommunicator with traffic between the groups
 //   dup       a dup with persistent requests, a nonblocking collective and
 //             an attribute, whose delete callback disconnect runs
