@@ -10,7 +10,8 @@
 //   unwaited  the sender disconnects before waiting for its MPI_Isend,
 //             whose receive the peer completes late; on return the send
 //             has completed (shmpi's reading: MPI calls the program
-//             erroneous, and MPICH 4.0.2 returns with the send pending)
+//             erroneous, and MPICH 4.0.2 returns with the send pending);
+//             so has an MPI_Iallreduce the program has not waited for
 //   inter     an intercommunicator with traffic between the groups
 //   dup       a dup with persistent requests, a nonblocking collective and
 //             an attribute, whose delete callback disconnect runs
@@ -81,13 +82,21 @@ static void unwaited(void) {
     MT_CHECK_MPI(MPI_Recv(big, kBig, MPI_BYTE, 0, 0, comm, MPI_STATUS_IGNORE));
     MT_CHECK_PATTERN(big, kBig, 7, "the message");
   }
+  // A nonblocking collective left pending too.
+  int one = 1, sum = 0;
+  MPI_Request reduce;
+  MT_CHECK_MPI(MPI_Iallreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm, &reduce));
   disconnect(&comm);
+  int flag = 0;
   if (rank == 0) {
-    int flag = 0;
     MT_CHECK_MPI(MPI_Test(&request, &flag, MPI_STATUS_IGNORE));
     MT_CHECK(flag, "the send is still pending after MPI_Comm_disconnect");
     MT_CHECK(request == MPI_REQUEST_NULL, "MPI_Test did not free it");
   }
+  flag = 0;
+  MT_CHECK_MPI(MPI_Test(&reduce, &flag, MPI_STATUS_IGNORE));
+  MT_CHECK(flag, "the MPI_Iallreduce is still pending");
+  MT_CHECK(sum == mt_size(), "MPI_Iallreduce gave %d", sum);
   free(big);
 }
 
