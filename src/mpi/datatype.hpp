@@ -53,6 +53,10 @@ inline bool is_f90(const Datatype& type) {
          type.combiner == MPI_COMBINER_F90_COMPLEX ||
          type.combiner == MPI_COMBINER_F90_INTEGER;
 }
+// Drops the references the f90 types' cache holds, when the runtime
+// ends: as other predefined objects, they live until then (a type built
+// from one keeps its own reference), and a later start makes them anew.
+void release_f90_types() noexcept;
 
 // The derived datatype behind a handle, or nullptr (predefined, null or
 // garbage handles).

@@ -6,6 +6,7 @@
 #include "mpi/bsend.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/core.hpp"
+#include "mpi/datatype.hpp"
 #include "mpi/session.hpp"
 #include "partitioned/partitioned.hpp"
 #include "runtime/runtime.hpp"
@@ -83,6 +84,7 @@ void stop_runtime() {
     return;
   }
   bsend_flush();
+  release_f90_types();
   // Relaxed: what a thread may do after seeing false is only to be told
   // MPI is not running; nothing it reads depends on this store's order.
   runtime::active().store(false, std::memory_order_relaxed);

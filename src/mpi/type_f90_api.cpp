@@ -3,8 +3,8 @@
 // datatype of a Fortran REAL, COMPLEX or INTEGER of the kind
 // SELECTED_REAL_KIND(p, r) / SELECTED_INT_KIND(r) selects
 // (datatype/fortran_kinds.hpp). The standard makes them predefined: each
-// (combiner, p, r) gets one handle, made at its first call and kept for the
-// life of the process, that cannot be freed; it describes the kind's
+// (combiner, p, r) gets one handle, made at its first call and kept until
+// the runtime ends, that the program cannot free; it describes the kind's
 // predefined type, so it moves and reduces as that type does, and its
 // envelope and contents give the arguments back.
 #include <mpi.h>
@@ -25,14 +25,14 @@ using namespace shmpi::mpi;
 
 namespace {
 
-// (combiner, p, r) -> the handle made for it. The handles' objects hold the
-// cache's reference and are never released.
+// (combiner, p, r) -> the handle made for it. The cache holds one reference
+// on each, which release_f90_types() drops.
 struct F90Cache {
   std::mutex mutex;
   std::map<std::tuple<int, int, int>, MPI_Datatype> handles;
 };
 F90Cache& cache() {
-  static auto* instance = new F90Cache();  // never freed, as the types
+  static auto* instance = new F90Cache();  // never freed: no static dtors
   return *instance;
 }
 
@@ -97,6 +97,19 @@ int real_or_complex(int p, int r, bool complex, MPI_Datatype* newtype,
 }
 
 }  // namespace
+
+namespace shmpi::mpi {
+
+void release_f90_types() noexcept {
+  F90Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  for (const auto& entry : c.handles) {
+    release(find_derived(entry.second));
+  }
+  c.handles.clear();
+}
+
+}  // namespace shmpi::mpi
 
 extern "C" int PMPI_Type_create_f90_real(int p, int r,
                                          MPI_Datatype* newtype) noexcept {
