@@ -5,10 +5,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 
 namespace shmpi::io {
+namespace {
+
+// Relaxed: statistics that order nothing. One increment per call, after
+// its system calls; process-local counters (constant-initialised).
+std::atomic<std::uint64_t> g_bytes_read{0};
+std::atomic<std::uint64_t> g_bytes_written{0};
+
+}  // namespace
+
+std::uint64_t bytes_read() noexcept {
+  return g_bytes_read.load(std::memory_order_relaxed);
+}
+
+std::uint64_t bytes_written() noexcept {
+  return g_bytes_written.load(std::memory_order_relaxed);
+}
 
 std::int64_t read_at(int fd, void* buffer, std::uint64_t bytes,
                      std::int64_t offset) noexcept {
@@ -28,6 +45,7 @@ std::int64_t read_at(int fd, void* buffer, std::uint64_t bytes,
     }
     done += static_cast<std::uint64_t>(n);
   }
+  g_bytes_read.fetch_add(done, std::memory_order_relaxed);
   return static_cast<std::int64_t>(done);
 }
 
@@ -46,6 +64,7 @@ std::int64_t write_at(int fd, const void* buffer, std::uint64_t bytes,
     }
     done += static_cast<std::uint64_t>(n);
   }
+  g_bytes_written.fetch_add(done, std::memory_order_relaxed);
   return static_cast<std::int64_t>(done);
 }
 

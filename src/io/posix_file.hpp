@@ -16,6 +16,10 @@ std::int64_t read_at(int fd, void* buffer, std::uint64_t bytes,
 // Writes all `bytes`: the bytes written, or -errno.
 std::int64_t write_at(int fd, const void* buffer, std::uint64_t bytes,
                       std::int64_t offset) noexcept;
+// What read_at and write_at have moved in this process so far, data
+// sieving's whole blocks included (MPI_T's shmpi_io_bytes_*). Any thread.
+std::uint64_t bytes_read() noexcept;
+std::uint64_t bytes_written() noexcept;
 
 // The file's size in bytes, or -errno.
 std::int64_t file_size(int fd) noexcept;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "matching/match_engine.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
 
@@ -86,7 +87,7 @@ bool MatchEngine::has_unexpected(std::uint16_t context_id,
 }
 
 void MatchEngine::post(PostedEntry* entry) {
-  ++posted_count_;
+  add_to(posted_count_, 1);
   ContextQueues& q = queues(entry->context_id);
   if (entry->source == kAnySource) {
     q.posted_any.push_back(&entry->hook);
@@ -125,7 +126,7 @@ PostedEntry* MatchEngine::match_posted(std::uint16_t context_id,
   }
   if (best != nullptr) {
     MatchList::unlink(&best->hook);
-    --posted_count_;
+    add_to(posted_count_, -1);
   }
   return best;
 }
@@ -135,7 +136,7 @@ bool MatchEngine::remove_posted(PostedEntry* entry) {
     return false;
   }
   MatchList::unlink(&entry->hook);
-  --posted_count_;
+  add_to(posted_count_, -1);
   return true;
 }
 
@@ -144,6 +145,20 @@ void MatchEngine::add_unexpected(UnexpectedEntry* entry) {
   ContextQueues::bin(q.unexpected_by_source, entry->source)
       .push_back(&entry->source_hook);
   q.unexpected_arrival.push_back(&entry->arrival_hook);
+  add_to(unexpected_count_, 1);
+  const std::size_t length = unexpected_count_.load(std::memory_order_relaxed);
+  // Relaxed: see unexpected_peak_. A read-modify-write only on a new peak.
+  std::size_t peak = unexpected_peak_.load(std::memory_order_relaxed);
+  while (length > peak && !unexpected_peak_.compare_exchange_weak(
+                              peak, length, std::memory_order_relaxed)) {
+  }
+}
+
+std::size_t MatchEngine::take_unexpected_peak() noexcept {
+  // Relaxed: see unexpected_peak_.
+  const std::size_t peak =
+      unexpected_peak_.exchange(0, std::memory_order_relaxed);
+  return std::max(peak, unexpected_count());
 }
 
 UnexpectedEntry* MatchEngine::match_unexpected(std::uint16_t context_id,
@@ -182,6 +197,7 @@ UnexpectedEntry* MatchEngine::match_unexpected(std::uint16_t context_id,
 void MatchEngine::remove_unexpected(UnexpectedEntry* entry) {
   MatchList::unlink(&entry->source_hook);
   MatchList::unlink(&entry->arrival_hook);
+  add_to(unexpected_count_, -1);
 }
 
 }  // namespace shmpi::matching

@@ -15,6 +15,7 @@
 // Not thread-safe: the caller serialises (the engine lock in p2p).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -71,8 +72,18 @@ class MatchEngine {
 
   std::uint64_t next_order() { return ++order_; }
   // Receives posted and not yet matched, over all contexts (fast paths may
-  // bypass the queues only when this is zero).
-  std::size_t posted_count() const { return posted_count_; }
+  // bypass the queues only when this is zero). Safe from any thread (MPI_T
+  // reads it), like the two below.
+  std::size_t posted_count() const {
+    return posted_count_.load(std::memory_order_relaxed);
+  }
+  // Unexpected messages queued (not yet received or matched by a probe).
+  std::size_t unexpected_count() const {
+    return unexpected_count_.load(std::memory_order_relaxed);
+  }
+  // The longest the unexpected queue has been since the previous call (at
+  // least its length now), and starts watching again from zero.
+  std::size_t take_unexpected_peak() noexcept;
   // True if an unexpected message from `source` waits in `context_id`.
   bool has_unexpected(std::uint16_t context_id, std::int32_t source) const;
 
@@ -83,8 +94,26 @@ class MatchEngine {
     return by_context_[context_id].get();
   }
 
+  // Changes the length by +1 or -1 (the owning thread only).
+  static void add_to(std::atomic<std::size_t>& count, int delta) noexcept {
+    // Relaxed load and store, no read-modify-write: the owner is the only
+    // writer, and readers on other threads (MPI_T) need no ordering with
+    // the queues themselves. On x86 this costs what a plain counter did.
+    count.store(
+        count.load(std::memory_order_relaxed) + static_cast<std::size_t>(delta),
+        std::memory_order_relaxed);
+  }
+
   std::uint64_t order_ = 0;
-  std::size_t posted_count_ = 0;
+  // Queue lengths. Written by the owning thread only (see add_to()); read
+  // by it and, relaxed, by MPI_T on any thread.
+  std::atomic<std::size_t> posted_count_{0};
+  std::atomic<std::size_t> unexpected_count_{0};
+  // The longest unexpected_count_ since take_unexpected_peak() last reset
+  // it. Raised by the owner (compare-exchange, only on a new peak), reset by
+  // MPI_T's exchange: both are read-modify-writes, so neither loses the
+  // other's value. Relaxed: a statistic, ordered with nothing else.
+  std::atomic<std::size_t> unexpected_peak_{0};
   std::vector<std::unique_ptr<ContextQueues>>
       by_context_;  // indexed by context ID
 };

@@ -36,6 +36,8 @@ Engine::Engine(const segment::Segment& segment, const EngineConfig& config)
       layout_(segment.layout()),
       config_(config),
       own_cells_(base::has_prefetchw() && !config.thread_multiple) {
+  // Relaxed: no other thread sees the engine yet.
+  sleep_timeout_ns_.store(config.sleep_timeout_ns, std::memory_order_relaxed);
   const std::uint32_t capacity = layout_.config.capacity;
   const std::uint32_t cells = layout_.config.ring_cells;
   peers_.reserve(capacity);
@@ -62,10 +64,13 @@ Engine::Engine(const segment::Segment& segment, const EngineConfig& config)
   keep_free_unmatched_ = static_cast<int>(chunks / 2);
   prefetch_chunks_ = base::has_prefetchw();
   max_unmatched_chunks_ = std::max<std::uint64_t>(1, chunks / 4);
-  config_.ring_eager_max = std::min<std::size_t>(
-      config_.ring_eager_max,
-      matching::kHeadPayloadBytes - 8 +
-          (cells / 2 - 1) * matching::kContinuationPayloadBytes);
+  config_.ring_eager_max =
+      std::min(config_.ring_eager_max, ring_eager_limit(cells));
+}
+
+std::size_t Engine::ring_eager_limit(std::uint32_t ring_cells) {
+  return matching::kHeadPayloadBytes - 8 +
+         (ring_cells / 2 - 1) * matching::kContinuationPayloadBytes;
 }
 
 Engine::~Engine() {

@@ -77,6 +77,9 @@ using OrphanHandler = void (*)(Request* request);
 class Engine {
  public:
   Engine(const segment::Segment& segment, const EngineConfig& config);
+  // The largest message that goes inside the cells of a ring of
+  // `ring_cells` (half a ring): EngineConfig::ring_eager_max is clamped to it.
+  static std::size_t ring_eager_limit(std::uint32_t ring_cells);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
@@ -188,7 +191,26 @@ class Engine {
   const segment::Segment& segment() const { return segment_; }
   segment::RankControl& control(std::uint32_t slot) const;
   std::uint32_t my_slot() const { return config_.my_slot; }
+  // The configuration the engine was built with (sleep_timeout_ns may
+  // have changed since: see sleep_timeout_ns()).
   const EngineConfig& config() const { return config_; }
+  // For MPI_T (src/mpi/tool_pvars.cpp, tool_cvars.cpp); safe from any
+  // thread. The matching queues' lengths:
+  const matching::MatchEngine& matching() const { return match_; }
+  // Drains the unexpected queue's high-water mark (MatchEngine).
+  std::size_t take_unexpected_peak() { return match_.take_unexpected_peak(); }
+  // How many times a waiting thread of this process went to sleep on the
+  // wake word (FUTEX_WAIT), and how long one sleep lasts at most (0: no
+  // limit); a new limit applies from each waiter's next sleep.
+  std::uint64_t sleeps() const {
+    return sleeps_.load(std::memory_order_relaxed);
+  }
+  std::int64_t sleep_timeout_ns() const {
+    return sleep_timeout_ns_.load(std::memory_order_relaxed);
+  }
+  void set_sleep_timeout_ns(std::int64_t timeout_ns) {
+    sleep_timeout_ns_.store(timeout_ns, std::memory_order_relaxed);
+  }
   // Called by the wait loop when the job's abort flag is up.
   [[noreturn]] void abort_wait() const;
 
@@ -329,6 +351,12 @@ class Engine {
   // Waits left that skip the yield phase. Relaxed: a heuristic; threads
   // of a rank may each see any recent value.
   std::atomic<std::uint32_t> skip_yields_{0};
+  // Statistics and the one knob MPI_T may change. Relaxed: each is a value
+  // of its own that orders nothing; a waiter uses whichever timeout it
+  // reads. sleeps_ is incremented by any waiting thread just after a
+  // FUTEX_WAIT (a system call, so the increment costs nothing there).
+  std::atomic<std::uint64_t> sleeps_{0};
+  std::atomic<std::int64_t> sleep_timeout_ns_{0};
 
   const segment::Segment& segment_;
   const segment::SegmentLayout& layout_;

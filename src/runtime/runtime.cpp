@@ -7,11 +7,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
-#include <cstring>
 #include <thread>
 
 #include "base/log.hpp"
 #include "base/membarrier.hpp"
+#include "runtime/knobs.hpp"
 #include "runtime/world_barrier.hpp"
 #include "segment/wake_word.hpp"
 #include "shared_malloc/shared_malloc.hpp"
@@ -19,6 +19,7 @@
 namespace shmpi::runtime {
 
 Runtime* Runtime::instance_ = nullptr;
+std::atomic<Runtime*> Runtime::published_{nullptr};
 
 std::atomic<int>& lifecycle() {
   static std::atomic<int> state{kNotInitialized};
@@ -58,6 +59,7 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   std::uint32_t rank = 0;
   std::uint32_t size = 1;
   const bool launched = read_env_u32("SHMPI_SEGMENT_FD", &fd);
+  const Knobs knobs = knobs_from_environment();
   std::unique_ptr<Runtime> runtime;
   if (launched) {
     if (!read_env_u32("SHMPI_RANK", &rank) ||
@@ -75,11 +77,7 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
     runtime.reset(new Runtime(std::move(segment.value())));
   } else {
     // A world of one: a private segment that dies with this process.
-    segment::SegmentConfig config;
-    config.nranks = 1;
-    config.capacity = 1;
-    config.heap_bytes = 64ULL << 20;
-    auto segment = segment::Segment::create(config, 0);
+    auto segment = segment::Segment::create(knobs.segment, 0);
     if (!segment) {
       return segment.error();
     }
@@ -98,22 +96,14 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   config.thread_multiple = thread_multiple;
   config.cpus = std::max(1U, std::thread::hardware_concurrency());
   config.oversubscribed = static_cast<unsigned>(size) > config.cpus;
-  if (std::getenv("SHMPI_NO_LIGHT_FENCES") == nullptr) {
+  if (knobs.light_fences) {
     // Collective rounds publish behind a compiler barrier while nobody
     // sleeps, and a sleeper pays for the fence (coll/rounds.cpp).
     base::register_light_fences();
   }
-  if (const char* value = std::getenv("SHMPI_RING_EAGER_MAX")) {
-    config.ring_eager_max = std::strtoull(value, nullptr, 10);
-  }
-  if (const char* value = std::getenv("SHMPI_EAGER_MAX")) {
-    config.eager_max = std::strtoull(value, nullptr, 10);
-  }
-  if (const char* value = std::getenv("SHMPI_SLEEP_TIMEOUT_MS")) {
-    config.sleep_timeout_ns =
-        static_cast<std::int64_t>(std::strtoull(value, nullptr, 10)) *
-        1'000'000;
-  }
+  config.ring_eager_max = knobs.ring_eager_max;
+  config.eager_max = knobs.eager_max;
+  config.sleep_timeout_ns = knobs.sleep_timeout_ns;
   runtime->engine_ = std::make_unique<p2p::Engine>(runtime->segment_, config);
   if (auto prepared = runtime->engine_->prepare(); !prepared) {
     return prepared.error();
@@ -134,13 +124,14 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
     runtime->enable_shared_malloc();
   }
   instance_ = runtime.release();
+  // Release: pairs with the acquire in published(); the runtime is built.
+  published_.store(instance_, std::memory_order_release);
   return instance_;
 }
 
 void Runtime::enable_shared_malloc() {
   // SHMPI_SHARED_MALLOC=0 keeps every allocation private (docs/design.md).
-  if (const char* value = std::getenv("SHMPI_SHARED_MALLOC");
-      value != nullptr && std::strcmp(value, "0") == 0) {
+  if (!knobs_from_environment().shared_malloc) {
     return;
   }
   const segment::SegmentLayout& layout = segment_.layout();

@@ -33,6 +33,11 @@ class Runtime {
   // Local: meets no other rank. Called once per process.
   static Result<Runtime*> initialize(bool thread_multiple, int thread_level);
   static Runtime* get() { return instance_; }
+  // get() for callers on any thread that may run while another initializes
+  // (the MPI_T interface): nullptr until initialize() has finished.
+  static Runtime* published() {
+    return published_.load(std::memory_order_acquire);
+  }
   // Marks this rank finalized in the segment (what shmpirun checks when it
   // exits) and stops shared-heap allocations. Local. The engine and the
   // mapping stay: other ranks may still be reading our staging slots, and
@@ -56,6 +61,8 @@ class Runtime {
   void enable_shared_malloc();
   explicit Runtime(segment::Segment segment);
   static Runtime* instance_;
+  // instance_, published once initialize() is done; never reset.
+  static std::atomic<Runtime*> published_;
 
   segment::Segment segment_;
   WorldInfo world_;

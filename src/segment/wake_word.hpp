@@ -53,8 +53,9 @@ inline void wake_if_sleeping_fenced(RankControl& target) noexcept {
 // unless ready() is already true after announcing the sleep. With
 // `job_sleepers` (SegmentHeader::sleepers) the sleep is also counted
 // there, for wakers that run a light fence.
+// True if it slept (called FUTEX_WAIT), false if ready() said no need.
 template <typename Ready>
-void sleep_until_woken(
+bool sleep_until_woken(
     RankControl& own, std::int64_t timeout_ns, Ready&& ready,
     std::atomic<std::uint32_t>* job_sleepers = nullptr) noexcept {
   if (job_sleepers != nullptr) {
@@ -68,7 +69,8 @@ void sleep_until_woken(
   std::uint32_t seen =
       own.wake_word.fetch_add(1, std::memory_order_seq_cst) + 1;
   base::heavy_fence();
-  if (!ready()) {
+  const bool sleep = !ready();
+  if (sleep) {
     base::futex_wait(own.wake_word, seen, timeout_ns);
   }
   // Relaxed: only the counts matter; nobody synchronises on the decrements.
@@ -76,6 +78,7 @@ void sleep_until_woken(
   if (job_sleepers != nullptr) {
     job_sleepers->fetch_sub(1, std::memory_order_relaxed);
   }
+  return sleep;
 }
 
 }  // namespace shmpi::segment

@@ -103,8 +103,8 @@ void Engine::wait_until(Done&& done, Hint&& hint) {
     // the message it finds, and a second call found none and waited on
     // (p2p.large_count hung about once in 300 runs under ASan).
     bool finished = false;
-    segment::sleep_until_woken(
-        *own_control_, config_.sleep_timeout_ns,
+    const bool slept = segment::sleep_until_woken(
+        *own_control_, sleep_timeout_ns(),
         [&] {
           // After announcing the sleep: a sender that registered for
           // chunks before it saw us asleep is served here (Dekker, as for
@@ -113,6 +113,10 @@ void Engine::wait_until(Done&& done, Hint&& hint) {
                  (finished = done()) || abort_raised();
         },
         &segment_.header().sleepers);
+    if (slept) {
+      // Relaxed: a statistic (sleeps_).
+      sleeps_.fetch_add(1, std::memory_order_relaxed);
+    }
     if (finished || done()) {
       return;
     }

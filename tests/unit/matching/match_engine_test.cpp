@@ -360,5 +360,42 @@ TEST(MatchEngine, RandomTrafficMatchesAReferenceModel) {
   }
 }
 
+TEST(MatchEngine, CountsQueueLengths) {
+  Engine e;
+  EXPECT_EQ(e.engine.posted_count(), 0U);
+  EXPECT_EQ(e.engine.unexpected_count(), 0U);
+  e.arrive(1, 0, 5);
+  e.arrive(1, 0, 6);
+  e.post(1, 2, 7);
+  EXPECT_EQ(e.engine.unexpected_count(), 2U);
+  EXPECT_EQ(e.engine.posted_count(), 1U);
+  EXPECT_NE(e.peek(1, 0, 5), nullptr);
+  EXPECT_EQ(e.engine.unexpected_count(), 2U);  // a peek leaves it queued
+  EXPECT_NE(e.take(1, kAnySource, kAnyTag), nullptr);
+  EXPECT_EQ(e.engine.unexpected_count(), 1U);
+  EXPECT_NE(e.match(1, 2, 7), nullptr);
+  EXPECT_EQ(e.engine.posted_count(), 0U);
+  PostedEntry* cancelled = e.post(1, 3, 1);
+  EXPECT_TRUE(e.engine.remove_posted(cancelled));
+  EXPECT_EQ(e.engine.posted_count(), 0U);
+}
+
+TEST(MatchEngine, UnexpectedPeakRestartsWhenTaken) {
+  Engine e;
+  e.arrive(1, 0, 0);
+  e.arrive(1, 0, 1);
+  e.arrive(1, 0, 2);
+  ASSERT_NE(e.take(1, 0, 0), nullptr);
+  ASSERT_NE(e.take(1, 0, 1), nullptr);
+  EXPECT_EQ(e.engine.take_unexpected_peak(), 3U);
+  // Watching again: the peak is the length now until the queue grows.
+  EXPECT_EQ(e.engine.take_unexpected_peak(), 1U);
+  e.arrive(1, 0, 3);
+  ASSERT_NE(e.take(1, 0, 2), nullptr);
+  EXPECT_EQ(e.engine.take_unexpected_peak(), 2U);
+  ASSERT_NE(e.take(1, 0, 3), nullptr);
+  EXPECT_EQ(e.engine.take_unexpected_peak(), 0U);
+}
+
 }  // namespace
 }  // namespace shmpi::matching
