@@ -10,120 +10,17 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_T_category_changed(int* /*update_number*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_category_changed");
-}
-SHMPI_PMPI_ALIAS(MPI_T_category_changed);
-
-extern "C" int PMPI_T_category_get_categories(
-    int /*cat_index*/, int /*len*/, int /*indices*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_category_get_categories");
-}
-SHMPI_PMPI_ALIAS(MPI_T_category_get_categories);
-
-extern "C" int PMPI_T_category_get_cvars(
-    int /*cat_index*/, int /*len*/, int /*indices*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_category_get_cvars");
-}
-SHMPI_PMPI_ALIAS(MPI_T_category_get_cvars);
-
 extern "C" int PMPI_T_category_get_events(
     int /*cat_index*/, int /*len*/, int /*indices*/[]) noexcept {
   return shmpi_mpi_unsupported("MPI_T_category_get_events");
 }
 SHMPI_PMPI_ALIAS(MPI_T_category_get_events);
 
-extern "C" int PMPI_T_category_get_index(
-    const char* /*name*/, int* /*cat_index*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_category_get_index");
-}
-SHMPI_PMPI_ALIAS(MPI_T_category_get_index);
-
-extern "C" int PMPI_T_category_get_info(int /*cat_index*/, char* /*name*/,
-                                        int* /*name_len*/, char* /*desc*/,
-                                        int* /*desc_len*/, int* /*num_cvars*/,
-                                        int* /*num_pvars*/,
-                                        int* /*num_categories*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_category_get_info");
-}
-SHMPI_PMPI_ALIAS(MPI_T_category_get_info);
-
-extern "C" int PMPI_T_category_get_num(int* /*num_cat*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_category_get_num");
-}
-SHMPI_PMPI_ALIAS(MPI_T_category_get_num);
-
 extern "C" int PMPI_T_category_get_num_events(
     int /*cat_index*/, int* /*num_events*/) noexcept {
   return shmpi_mpi_unsupported("MPI_T_category_get_num_events");
 }
 SHMPI_PMPI_ALIAS(MPI_T_category_get_num_events);
-
-extern "C" int PMPI_T_category_get_pvars(
-    int /*cat_index*/, int /*len*/, int /*indices*/[]) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_category_get_pvars");
-}
-SHMPI_PMPI_ALIAS(MPI_T_category_get_pvars);
-
-extern "C" int PMPI_T_cvar_get_index(const char* /*name*/,
-                                     int* /*cvar_index*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_cvar_get_index");
-}
-SHMPI_PMPI_ALIAS(MPI_T_cvar_get_index);
-
-extern "C" int PMPI_T_cvar_get_info(int /*cvar_index*/, char* /*name*/,
-                                    int* /*name_len*/, int* /*verbosity*/,
-                                    MPI_Datatype* /*datatype*/,
-                                    MPI_T_enum* /*enumtype*/, char* /*desc*/,
-                                    int* /*desc_len*/, int* /*bind*/,
-                                    int* /*scope*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_cvar_get_info");
-}
-SHMPI_PMPI_ALIAS(MPI_T_cvar_get_info);
-
-extern "C" int PMPI_T_cvar_get_num(int* /*num_cvar*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_cvar_get_num");
-}
-SHMPI_PMPI_ALIAS(MPI_T_cvar_get_num);
-
-extern "C" int PMPI_T_cvar_handle_alloc(int /*cvar_index*/,
-                                        void* /*obj_handle*/,
-                                        MPI_T_cvar_handle* /*handle*/,
-                                        int* /*count*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_cvar_handle_alloc");
-}
-SHMPI_PMPI_ALIAS(MPI_T_cvar_handle_alloc);
-
-extern "C" int PMPI_T_cvar_handle_free(MPI_T_cvar_handle* /*handle*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_cvar_handle_free");
-}
-SHMPI_PMPI_ALIAS(MPI_T_cvar_handle_free);
-
-extern "C" int PMPI_T_cvar_read(MPI_T_cvar_handle /*handle*/,
-                                void* /*buf*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_cvar_read");
-}
-SHMPI_PMPI_ALIAS(MPI_T_cvar_read);
-
-extern "C" int PMPI_T_cvar_write(MPI_T_cvar_handle /*handle*/,
-                                 const void* /*buf*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_cvar_write");
-}
-SHMPI_PMPI_ALIAS(MPI_T_cvar_write);
-
-extern "C" int PMPI_T_enum_get_info(MPI_T_enum /*enumtype*/, int* /*num*/,
-                                    char* /*name*/,
-                                    int* /*name_len*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_enum_get_info");
-}
-SHMPI_PMPI_ALIAS(MPI_T_enum_get_info);
-
-extern "C" int PMPI_T_enum_get_item(MPI_T_enum /*enumtype*/, int /*indx*/,
-                                    int* /*value*/, char* /*name*/,
-                                    int* /*name_len*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_enum_get_item");
-}
-SHMPI_PMPI_ALIAS(MPI_T_enum_get_item);
 
 extern "C" int PMPI_T_event_callback_get_info(
     MPI_T_event_registration /*event_registration*/,
@@ -231,94 +128,6 @@ extern "C" int PMPI_T_event_set_dropped_handler(
   return shmpi_mpi_unsupported("MPI_T_event_set_dropped_handler");
 }
 SHMPI_PMPI_ALIAS(MPI_T_event_set_dropped_handler);
-
-extern "C" int PMPI_T_pvar_get_index(const char* /*name*/, int /*var_class*/,
-                                     int* /*pvar_index*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_get_index");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_get_index);
-
-extern "C" int PMPI_T_pvar_get_info(int /*pvar_index*/, char* /*name*/,
-                                    int* /*name_len*/, int* /*verbosity*/,
-                                    int* /*var_class*/,
-                                    MPI_Datatype* /*datatype*/,
-                                    MPI_T_enum* /*enumtype*/, char* /*desc*/,
-                                    int* /*desc_len*/, int* /*bind*/,
-                                    int* /*readonly*/, int* /*continuous*/,
-                                    int* /*atomic*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_get_info");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_get_info);
-
-extern "C" int PMPI_T_pvar_get_num(int* /*num_pvar*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_get_num");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_get_num);
-
-extern "C" int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session /*session*/,
-                                        int /*pvar_index*/,
-                                        void* /*obj_handle*/,
-                                        MPI_T_pvar_handle* /*handle*/,
-                                        int* /*count*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_handle_alloc");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_handle_alloc);
-
-extern "C" int PMPI_T_pvar_handle_free(MPI_T_pvar_session /*session*/,
-                                       MPI_T_pvar_handle* /*handle*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_handle_free");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_handle_free);
-
-extern "C" int PMPI_T_pvar_read(MPI_T_pvar_session /*session*/,
-                                MPI_T_pvar_handle /*handle*/,
-                                void* /*buf*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_read");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_read);
-
-extern "C" int PMPI_T_pvar_readreset(MPI_T_pvar_session /*session*/,
-                                     MPI_T_pvar_handle /*handle*/,
-                                     void* /*buf*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_readreset");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_readreset);
-
-extern "C" int PMPI_T_pvar_reset(MPI_T_pvar_session /*session*/,
-                                 MPI_T_pvar_handle /*handle*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_reset");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_reset);
-
-extern "C" int PMPI_T_pvar_session_create(
-    MPI_T_pvar_session* /*session*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_session_create");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_session_create);
-
-extern "C" int PMPI_T_pvar_session_free(MPI_T_pvar_session* /*session*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_session_free");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_session_free);
-
-extern "C" int PMPI_T_pvar_start(MPI_T_pvar_session /*session*/,
-                                 MPI_T_pvar_handle /*handle*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_start");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_start);
-
-extern "C" int PMPI_T_pvar_stop(MPI_T_pvar_session /*session*/,
-                                MPI_T_pvar_handle /*handle*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_stop");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_stop);
-
-extern "C" int PMPI_T_pvar_write(MPI_T_pvar_session /*session*/,
-                                 MPI_T_pvar_handle /*handle*/,
-                                 const void* /*buf*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_T_pvar_write");
-}
-SHMPI_PMPI_ALIAS(MPI_T_pvar_write);
 
 extern "C" int PMPI_T_source_get_info(int /*source_index*/, char* /*name*/,
                                       int* /*name_len*/, char* /*desc*/,
