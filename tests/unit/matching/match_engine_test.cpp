@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <list>
 #include <random>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -395,6 +398,35 @@ TEST(MatchEngine, UnexpectedPeakRestartsWhenTaken) {
   EXPECT_EQ(e.engine.take_unexpected_peak(), 2U);
   ASSERT_NE(e.take(1, 0, 3), nullptr);
   EXPECT_EQ(e.engine.take_unexpected_peak(), 0U);
+}
+
+// MPI_T takes the peak from another thread while the owner queues and
+// receives: a peak is never lost, and the lengths read are ones the queue
+// had (under ThreadSanitizer too).
+TEST(MatchEngine, UnexpectedPeakTakenFromAnotherThread) {
+  constexpr int kRounds = 2000;
+  constexpr std::size_t kDepth = 5;
+  Engine e;
+  std::atomic<bool> done{false};
+  std::size_t largest = 0;
+  std::thread watcher([&] {
+    while (!done.load(std::memory_order_acquire)) {
+      largest = std::max(largest, e.engine.take_unexpected_peak());
+      EXPECT_LE(e.engine.unexpected_count(), kDepth);
+    }
+  });
+  for (int round = 0; round < kRounds; ++round) {
+    for (std::size_t i = 0; i < kDepth; ++i) {
+      e.arrive(1, 0, static_cast<std::int32_t>(i));
+    }
+    for (std::size_t i = 0; i < kDepth; ++i) {
+      ASSERT_NE(e.take(1, 0, kAnyTag), nullptr);
+    }
+  }
+  done.store(true, std::memory_order_release);
+  watcher.join();
+  largest = std::max(largest, e.engine.take_unexpected_peak());
+  EXPECT_EQ(largest, kDepth);
 }
 
 }  // namespace
