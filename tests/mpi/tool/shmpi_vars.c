@@ -424,11 +424,15 @@ static void case_pvars(void) {
 
 enum { kThreads = 4 };
 
+// mt_scale(200), computed before the threads start (mt_scale caches its
+// factor without a lock).
+static long g_iterations;
+
 static void* thread_body(void* arg) {
   (void)arg;
   int num = 0;
   T_OK(MPI_T_pvar_get_num(&num));
-  for (int i = 0; i < mt_scale(200); ++i) {
+  for (long i = 0; i < g_iterations; ++i) {
     MPI_T_pvar_session session = MPI_T_PVAR_SESSION_NULL;
     T_OK(MPI_T_pvar_session_create(&session));
     for (int p = 0; p < num; ++p) {
@@ -451,13 +455,14 @@ static void case_threads(void) {
   T_OK(MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided));
   MT_ASSERT(provided == MPI_THREAD_MULTIPLE);
   MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided);
+  g_iterations = mt_scale(200);
   pthread_t ids[kThreads];
   for (int t = 0; t < kThreads; ++t) {
     MT_ASSERT(pthread_create(&ids[t], NULL, thread_body, NULL) == 0);
   }
   // Meanwhile this thread moves messages through its own queues.
   int value = 0;
-  for (int i = 0; i < mt_scale(200); ++i) {
+  for (long i = 0; i < g_iterations; ++i) {
     MPI_Sendrecv(&value, 1, MPI_INT, 0, 0, &value, 1, MPI_INT, 0, 0,
                  MPI_COMM_SELF, MPI_STATUS_IGNORE);
   }
