@@ -10,25 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Close_port(const char* /*port_name*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Close_port");
-}
-SHMPI_PMPI_ALIAS(MPI_Close_port);
-
-extern "C" int PMPI_Comm_accept(const char* /*port_name*/, MPI_Info /*info*/,
-                                int /*root*/, MPI_Comm /*comm*/,
-                                MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_accept");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_accept);
-
-extern "C" int PMPI_Comm_connect(const char* /*port_name*/, MPI_Info /*info*/,
-                                 int /*root*/, MPI_Comm /*comm*/,
-                                 MPI_Comm* /*newcomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_connect");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_connect);
-
 extern "C" int PMPI_Comm_join(int /*fd*/, MPI_Comm* /*intercomm*/) noexcept {
   return shmpi_mpi_unsupported("MPI_Comm_join");
 }
@@ -60,11 +41,6 @@ extern "C" int PMPI_Lookup_name(const char* /*service_name*/, MPI_Info /*info*/,
   return shmpi_mpi_unsupported("MPI_Lookup_name");
 }
 SHMPI_PMPI_ALIAS(MPI_Lookup_name);
-
-extern "C" int PMPI_Open_port(MPI_Info /*info*/, char* /*port_name*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Open_port");
-}
-SHMPI_PMPI_ALIAS(MPI_Open_port);
 
 extern "C" int PMPI_Publish_name(const char* /*service_name*/,
                                  MPI_Info /*info*/,
