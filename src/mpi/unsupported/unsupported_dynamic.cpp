@@ -35,23 +35,3 @@ extern "C" int PMPI_Comm_spawn_multiple(int /*count*/,
   return shmpi_mpi_unsupported("MPI_Comm_spawn_multiple");
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_spawn_multiple);
-
-extern "C" int PMPI_Lookup_name(const char* /*service_name*/, MPI_Info /*info*/,
-                                char* /*port_name*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Lookup_name");
-}
-SHMPI_PMPI_ALIAS(MPI_Lookup_name);
-
-extern "C" int PMPI_Publish_name(const char* /*service_name*/,
-                                 MPI_Info /*info*/,
-                                 const char* /*port_name*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Publish_name");
-}
-SHMPI_PMPI_ALIAS(MPI_Publish_name);
-
-extern "C" int PMPI_Unpublish_name(const char* /*service_name*/,
-                                   MPI_Info /*info*/,
-                                   const char* /*port_name*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Unpublish_name");
-}
-SHMPI_PMPI_ALIAS(MPI_Unpublish_name);
