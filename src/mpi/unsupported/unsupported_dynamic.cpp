@@ -10,11 +10,6 @@
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/detail/unsupported.hpp"
 
-extern "C" int PMPI_Comm_join(int /*fd*/, MPI_Comm* /*intercomm*/) noexcept {
-  return shmpi_mpi_unsupported("MPI_Comm_join");
-}
-SHMPI_PMPI_ALIAS(MPI_Comm_join);
-
 extern "C" int PMPI_Comm_spawn(const char* /*command*/, char* /*argv*/[],
                                int /*maxprocs*/, MPI_Info /*info*/,
                                int /*root*/, MPI_Comm /*comm*/,
