@@ -65,7 +65,11 @@ struct alignas(kFalseSharingRange) ConnectRequest {
   std::int32_t accept_size;      // gpids of the accepting group
   std::int32_t accept_root;
   // connect_size gpids follow, then room for `capacity` accept gpids.
-  lpid::Gpid* gpids() { return reinterpret_cast<lpid::Gpid*>(this + 1); }
+  lpid::Gpid* gpids() {
+    // The gpids follow the header in the same heap block.
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast)
+    return reinterpret_cast<lpid::Gpid*>(this + 1);
+  }
 };
 inline constexpr std::uint32_t kQueued = 0;
 inline constexpr std::uint32_t kAccepted = 1;
