@@ -12,6 +12,7 @@
 #include "base/assert.hpp"
 #include "base/log.hpp"
 #include "base/prefetch.hpp"
+#include "base/tool_event_hook.hpp"
 #include "base/tsan.hpp"
 #include "p2p/detail/peer.hpp"
 #include "p2p/rendezvous_slot.hpp"
@@ -354,7 +355,50 @@ UnexpectedMessage* Engine::new_unexpected(const Envelope& envelope,
   message->entry.order = match_.next_order();
   message->protocol = protocol;
   message->length = envelope.length();
+  // One relaxed load of a process-local word when no tool listens
+  // (base/tool_event_hook.hpp).
+  if (base::tool_events::armed(
+          base::tool_events::EventType::kUnexpectedMessage)) [[unlikely]] {
+    raise_unexpected_event(*message);
+  }
   return message;
+}
+
+// The sleep and wake events: MPI-restricted (we are inside an MPI call's
+// wait, announced as a sleeper), and thread-safe as well under
+// MPI_THREAD_MULTIPLE, where several threads of this rank may wait and
+// raise them at once.
+base::tool_events::SiteSafety Engine::wait_event_safety() const {
+  return config_.thread_multiple
+             ? base::tool_events::SiteSafety::kThreadSafe
+             : base::tool_events::SiteSafety::kMpiRestricted;
+}
+
+void Engine::raise_sleep_event(std::int64_t wait_start_ns) const {
+  const base::tool_events::WaitSleepElements elements{
+      wait_start_ns > 0 ? base::tool_events::monotonic_ns() - wait_start_ns
+                        : 0};
+  base::tool_events::raise(base::tool_events::EventType::kWaitSleep,
+                           wait_event_safety(), &elements);
+}
+
+void Engine::raise_wake_event(std::int64_t sleep_start_ns) const {
+  const base::tool_events::WaitWakeElements elements{
+      base::tool_events::monotonic_ns() - sleep_start_ns};
+  base::tool_events::raise(base::tool_events::EventType::kWaitWake,
+                           wait_event_safety(), &elements);
+}
+
+void Engine::raise_unexpected_event(const UnexpectedMessage& message) const {
+  const base::tool_events::UnexpectedMessageElements elements{
+      static_cast<std::int64_t>(message.length), message.entry.source,
+      message.entry.tag, message.entry.context_id};
+  // MPI-restricted: we are inside progress(), mid-way through a ring and
+  // (under MPI_THREAD_MULTIPLE) holding the progress lock, so the callback
+  // must not call back into MPI; the lock also means one thread at a time.
+  base::tool_events::raise(base::tool_events::EventType::kUnexpectedMessage,
+                           base::tool_events::SiteSafety::kMpiRestricted,
+                           &elements);
 }
 
 UnexpectedMessage* Engine::new_unexpected() {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "base/tool_event_hook.hpp"
 #include "matching/envelope.hpp"
 #include "matching/match_engine.hpp"
 #include "p2p/poll_hint.hpp"
@@ -263,6 +264,13 @@ class Engine {
   // in arrival order.
   UnexpectedMessage* new_unexpected(const matching::Envelope& envelope,
                                     matching::Protocol protocol);
+  // The MPI_T event "a message became unexpected" (cold; a tool listens).
+  [[gnu::cold]] void raise_unexpected_event(
+      const UnexpectedMessage& message) const;
+  // The MPI_T events of a wait that sleeps (detail/wait_until.hpp).
+  [[gnu::cold]] void raise_sleep_event(std::int64_t wait_start_ns) const;
+  [[gnu::cold]] void raise_wake_event(std::int64_t sleep_start_ns) const;
+  base::tool_events::SiteSafety wait_event_safety() const;
   // The posted receive `envelope` matches (removed from the queue), if any.
   Request* match_posted(const matching::Envelope& envelope);
   void free_unexpected(UnexpectedMessage* message);

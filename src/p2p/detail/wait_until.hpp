@@ -9,6 +9,7 @@
 
 #include <chrono>
 
+#include "base/tool_event_hook.hpp"
 #include "p2p/engine.hpp"
 #include "segment/wake_word.hpp"
 
@@ -37,6 +38,12 @@ void Engine::wait_until(Done&& done, Hint&& hint) {
   if (done()) {
     return;
   }
+  // MPI_T: when a tool listens for sleeps, the wait's start time (one
+  // relaxed load of a process-local word otherwise; tool_event_hook.hpp).
+  const std::int64_t wait_start_ns =
+      base::tool_events::armed(base::tool_events::EventType::kWaitSleep)
+          ? base::tool_events::monotonic_ns()
+          : 0;
   // Spin budget: long when every rank has its own core, short otherwise:
   // the rank we wait for may share our core and cannot run while we poll
   // (docs/design.md#waiting: 8 rounds instead of 64 halved an 8-byte
@@ -103,19 +110,36 @@ void Engine::wait_until(Done&& done, Hint&& hint) {
     // the message it finds, and a second call found none and waited on
     // (p2p.large_count hung about once in 300 runs under ASan).
     bool finished = false;
+    std::int64_t sleep_start_ns = -1;  // >= 0 once we go to sleep
     const bool slept = segment::sleep_until_woken(
         *own_control_, sleep_timeout_ns(),
         [&] {
           // After announcing the sleep: a sender that registered for
           // chunks before it saw us asleep is served here (Dekker, as for
           // messages).
-          return relieve_before_waiting() || progress() ||
-                 (finished = done()) || abort_raised();
+          const bool ready = relieve_before_waiting() || progress() ||
+                             (finished = done()) || abort_raised();
+          if (!ready &&
+              base::tool_events::armed(base::tool_events::EventType::kWaitWake))
+              [[unlikely]] {
+            sleep_start_ns = base::tool_events::monotonic_ns();
+          }
+          if (!ready && base::tool_events::armed(
+                            base::tool_events::EventType::kWaitSleep))
+              [[unlikely]] {
+            // Before FUTEX_WAIT: a wake-up meanwhile changes the wake word,
+            // so the wait returns at once and none is lost.
+            raise_sleep_event(wait_start_ns);
+          }
+          return ready;
         },
         &segment_.header().sleepers);
     if (slept) {
       // Relaxed: a statistic (sleeps_).
       sleeps_.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (sleep_start_ns >= 0) [[unlikely]] {
+      raise_wake_event(sleep_start_ns);
     }
     if (finished || done()) {
       return;
