@@ -75,9 +75,23 @@ static void check_sources(void) {
     free(name);
     free(desc);
   }
-  CHECK_RC(MPI_T_source_get_info(num, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                 NULL),
-           MPI_T_ERR_INVALID_INDEX);
+  {
+    // Every output given: MPICH checks the pointers before the index.
+    char name[8];
+    char desc[8];
+    int name_len = (int)sizeof name;
+    int desc_len = (int)sizeof desc;
+    MPI_T_source_order ordering;
+    MPI_Count ticks;
+    MPI_Count max_ticks;
+    MPI_Info info = MPI_INFO_NULL;
+    CHECK_RC(MPI_T_source_get_info(num, name, &name_len, desc, &desc_len,
+                                   &ordering, &ticks, &max_ticks, &info),
+             MPI_T_ERR_INVALID_INDEX);
+    CHECK_RC(MPI_T_source_get_info(-1, name, &name_len, desc, &desc_len,
+                                   &ordering, &ticks, &max_ticks, &info),
+             MPI_T_ERR_INVALID_INDEX);
+  }
   MPI_Count t = 0;
   CHECK_RC(MPI_T_source_get_timestamp(num, &t), MPI_T_ERR_INVALID_INDEX);
   CHECK_RC(MPI_T_source_get_timestamp(-1, &t), MPI_T_ERR_INVALID_INDEX);
@@ -128,12 +142,27 @@ static int check_event_types(void) {
     free(types);
     free(displs);
   }
-  CHECK_RC(MPI_T_event_get_info(num, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                NULL, NULL, NULL, NULL),
-           MPI_T_ERR_INVALID_INDEX);
-  CHECK_RC(MPI_T_event_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                NULL, NULL, NULL, NULL),
-           MPI_T_ERR_INVALID_INDEX);
+  {
+    char name[8];
+    char desc[8];
+    int name_len = (int)sizeof name;
+    int desc_len = (int)sizeof desc;
+    int verbosity;
+    MPI_Datatype types[1];
+    MPI_Aint displs[1];
+    int num_elements = 1;
+    MPI_T_enum enumtype;
+    MPI_Info info = MPI_INFO_NULL;
+    int bind;
+    CHECK_RC(MPI_T_event_get_info(num, name, &name_len, &verbosity, types,
+                                  displs, &num_elements, &enumtype, &info, desc,
+                                  &desc_len, &bind),
+             MPI_T_ERR_INVALID_INDEX);
+    CHECK_RC(MPI_T_event_get_info(-1, name, &name_len, &verbosity, types,
+                                  displs, &num_elements, &enumtype, &info, desc,
+                                  &desc_len, &bind),
+             MPI_T_ERR_INVALID_INDEX);
+  }
   int index = -1;
   CHECK_RC(MPI_T_event_get_index("no_such_event_type", &index),
            MPI_T_ERR_INVALID_NAME);
