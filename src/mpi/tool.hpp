@@ -2,8 +2,9 @@
 // The state the tool information interface (MPI_T_*, MPI 4.0 chapter 15.3)
 // shares between its parts: whether MPI_T is initialized, and the fixed list
 // of categories that control variables, performance variables and events
-// are grouped in. The variables live in tool_vars.cpp, the events in
-// tool_events.cpp; each reports which of its entries belong to a category.
+// are grouped in. The variables live in tool_cvars.cpp and tool_pvars.cpp,
+// the events in tool_events_catalog.cpp; each reports which of its entries
+// belong to a category.
 //
 // MPI_T may be used before MPI_Init and after MPI_Finalize, from any thread,
 // and its calls return their error codes without invoking an error handler
