@@ -27,6 +27,17 @@ bool valid_info(MPI_Info info) {
   return info == MPI_INFO_NULL || find_info(info) != nullptr;
 }
 
+// The instance the calling thread's callback is handling, into *out: the
+// four calls that read an event's data are valid only there.
+int handled_instance(MPI_T_event_instance handle,
+                     const MPI_T_event_instance_t** out) {
+  if (const int rc = tool::check_initialized(); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  *out = tool::current_instance(handle);
+  return *out != nullptr ? MPI_SUCCESS : MPI_T_ERR_INVALID_HANDLE;
+}
+
 // A new empty info object into *out: shmpi takes no hints for events, so
 // the hints "used" are none (the *_get_info calls return a new object the
 // program frees).
@@ -260,13 +271,10 @@ SHMPI_PMPI_ALIAS(MPI_T_event_set_dropped_handler);
 
 extern "C" int PMPI_T_event_read(MPI_T_event_instance event_instance,
                                  int element_index, void* buffer) noexcept {
-  if (const int rc = tool::check_initialized(); rc != MPI_SUCCESS) {
+  const MPI_T_event_instance_t* instance = nullptr;
+  if (const int rc = handled_instance(event_instance, &instance);
+      rc != MPI_SUCCESS) {
     return rc;
-  }
-  const MPI_T_event_instance_t* instance =
-      tool::current_instance(event_instance);
-  if (instance == nullptr) {
-    return MPI_T_ERR_INVALID_HANDLE;
   }
   const tool::EventTypeInfo& type = tool::event_type(instance->event_index);
   if (element_index < 0 ||
@@ -288,13 +296,10 @@ SHMPI_PMPI_ALIAS(MPI_T_event_read);
 
 extern "C" int PMPI_T_event_copy(MPI_T_event_instance event_instance,
                                  void* buffer) noexcept {
-  if (const int rc = tool::check_initialized(); rc != MPI_SUCCESS) {
+  const MPI_T_event_instance_t* instance = nullptr;
+  if (const int rc = handled_instance(event_instance, &instance);
+      rc != MPI_SUCCESS) {
     return rc;
-  }
-  const MPI_T_event_instance_t* instance =
-      tool::current_instance(event_instance);
-  if (instance == nullptr) {
-    return MPI_T_ERR_INVALID_HANDLE;
   }
   if (buffer == nullptr) {
     return MPI_T_ERR_INVALID;
@@ -309,13 +314,10 @@ SHMPI_PMPI_ALIAS(MPI_T_event_copy);
 
 extern "C" int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance,
                                           MPI_Count* event_timestamp) noexcept {
-  if (const int rc = tool::check_initialized(); rc != MPI_SUCCESS) {
+  const MPI_T_event_instance_t* instance = nullptr;
+  if (const int rc = handled_instance(event_instance, &instance);
+      rc != MPI_SUCCESS) {
     return rc;
-  }
-  const MPI_T_event_instance_t* instance =
-      tool::current_instance(event_instance);
-  if (instance == nullptr) {
-    return MPI_T_ERR_INVALID_HANDLE;
   }
   if (event_timestamp == nullptr) {
     return MPI_T_ERR_INVALID;
@@ -327,11 +329,10 @@ SHMPI_PMPI_ALIAS(MPI_T_event_get_timestamp);
 
 extern "C" int PMPI_T_event_get_source(MPI_T_event_instance event_instance,
                                        int* source_index) noexcept {
-  if (const int rc = tool::check_initialized(); rc != MPI_SUCCESS) {
+  const MPI_T_event_instance_t* instance = nullptr;
+  if (const int rc = handled_instance(event_instance, &instance);
+      rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (tool::current_instance(event_instance) == nullptr) {
-    return MPI_T_ERR_INVALID_HANDLE;
   }
   if (source_index == nullptr) {
     return MPI_T_ERR_INVALID;
