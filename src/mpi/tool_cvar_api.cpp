@@ -5,7 +5,6 @@
 // pointer is recognised instead of followed.
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -13,6 +12,7 @@
 
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/tool.hpp"
+#include "mpi/tool_live_objects.hpp"
 #include "mpi/tool_strings.hpp"
 #include "mpi/tool_vars.hpp"
 
@@ -23,14 +23,12 @@ struct CvarHandle {
   int index;
 };
 
-// Live handles. Guarded by state_mutex().
-std::vector<std::unique_ptr<CvarHandle>>& cvar_handles() {
-  static auto* handles = new std::vector<std::unique_ptr<CvarHandle>>();
-  return *handles;
-}
+using CvarHandles = LiveObjects<CvarHandle, MPI_T_cvar_handle>;
 
-MPI_T_cvar_handle handle_of(CvarHandle* handle) {
-  return reinterpret_cast<MPI_T_cvar_handle>(handle);  // NOLINT: pointers
+// Live handles. Guarded by state_mutex().
+CvarHandles& cvar_handles() {
+  static auto* handles = new CvarHandles();
+  return *handles;
 }
 
 const CvarInfo* cvar_at(int index) {
@@ -44,12 +42,8 @@ const CvarInfo* cvar_at(int index) {
 // The entry a live handle names, or nullptr. Takes the lock.
 const CvarInfo* cvar_of(MPI_T_cvar_handle handle) {
   const std::lock_guard lock(state_mutex());
-  for (const auto& live : cvar_handles()) {
-    if (handle_of(live.get()) == handle) {
-      return cvar_at(live->index);
-    }
-  }
-  return nullptr;
+  const CvarHandle* live = cvar_handles().find(handle);
+  return live != nullptr ? cvar_at(live->index) : nullptr;
 }
 
 }  // namespace
@@ -139,8 +133,7 @@ extern "C" int PMPI_T_cvar_handle_alloc(int cvar_index, void* /*obj_handle*/,
   try {
     std::unique_ptr<tool::CvarHandle> object(new tool::CvarHandle{cvar_index});
     const std::lock_guard lock(tool::state_mutex());
-    *handle = tool::handle_of(object.get());
-    tool::cvar_handles().push_back(std::move(object));
+    *handle = tool::cvar_handles().add(std::move(object));
   } catch (const std::bad_alloc&) {
     return MPI_T_ERR_MEMORY;
   }
@@ -157,14 +150,9 @@ extern "C" int PMPI_T_cvar_handle_free(MPI_T_cvar_handle* handle) noexcept {
     return MPI_T_ERR_INVALID;
   }
   const std::lock_guard lock(tool::state_mutex());
-  auto& live = tool::cvar_handles();
-  const auto it = std::find_if(live.begin(), live.end(), [&](const auto& h) {
-    return tool::handle_of(h.get()) == *handle;
-  });
-  if (it == live.end()) {
+  if (!tool::cvar_handles().erase(*handle)) {
     return MPI_T_ERR_INVALID_HANDLE;
   }
-  live.erase(it);
   *handle = MPI_T_CVAR_HANDLE_NULL;
   return MPI_SUCCESS;
 }

@@ -9,7 +9,6 @@
 // of one handle use one sample of the source.
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -18,6 +17,7 @@
 
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/tool.hpp"
+#include "mpi/tool_live_objects.hpp"
 #include "mpi/tool_pvar_value.hpp"
 #include "mpi/tool_vars.hpp"
 
@@ -30,42 +30,24 @@ struct PvarHandle {
 };
 
 struct PvarSession {
-  std::vector<std::unique_ptr<PvarHandle>> handles;
+  LiveObjects<PvarHandle, MPI_T_pvar_handle> handles;
 };
 
+using PvarSessions = LiveObjects<PvarSession, MPI_T_pvar_session>;
+
 // Live sessions. Guarded by state_mutex().
-std::vector<std::unique_ptr<PvarSession>>& sessions() {
-  static auto* live = new std::vector<std::unique_ptr<PvarSession>>();
+PvarSessions& sessions() {
+  static auto* live = new PvarSessions();
   return *live;
-}
-
-MPI_T_pvar_session handle_of(const PvarSession* session) {
-  return reinterpret_cast<MPI_T_pvar_session>(  // NOLINT: handles are pointers
-      const_cast<PvarSession*>(session));
-}
-
-MPI_T_pvar_handle handle_of(const PvarHandle* handle) {
-  return reinterpret_cast<MPI_T_pvar_handle>(  // NOLINT: handles are pointers
-      const_cast<PvarHandle*>(handle));
 }
 
 // Lookups, with state_mutex() held.
 PvarSession* find_session(MPI_T_pvar_session session) {
-  for (const auto& live : sessions()) {
-    if (handle_of(live.get()) == session) {
-      return live.get();
-    }
-  }
-  return nullptr;
+  return sessions().find(session);
 }
 
 PvarHandle* find_handle(PvarSession& session, MPI_T_pvar_handle handle) {
-  for (const auto& live : session.handles) {
-    if (handle_of(live.get()) == handle) {
-      return live.get();
-    }
-  }
-  return nullptr;
+  return session.handles.find(handle);
 }
 
 const PvarInfo& info_of(int index) {
@@ -168,8 +150,7 @@ extern "C" int PMPI_T_pvar_session_create(
   try {
     auto object = std::make_unique<tool::PvarSession>();
     const std::lock_guard lock(tool::state_mutex());
-    *session = tool::handle_of(object.get());
-    tool::sessions().push_back(std::move(object));
+    *session = tool::sessions().add(std::move(object));
   } catch (const std::bad_alloc&) {
     return MPI_T_ERR_MEMORY;
   }
@@ -185,14 +166,9 @@ extern "C" int PMPI_T_pvar_session_free(MPI_T_pvar_session* session) noexcept {
     return MPI_T_ERR_INVALID;
   }
   const std::lock_guard lock(tool::state_mutex());
-  auto& live = tool::sessions();
-  const auto it = std::find_if(live.begin(), live.end(), [&](const auto& s) {
-    return tool::handle_of(s.get()) == *session;
-  });
-  if (it == live.end()) {
+  if (!tool::sessions().erase(*session)) {  // and its handles
     return MPI_T_ERR_INVALID_SESSION;
   }
-  live.erase(it);  // and its handles
   *session = MPI_T_PVAR_SESSION_NULL;
   return MPI_SUCCESS;
 }
@@ -224,8 +200,7 @@ extern "C" int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session,
     const std::uint64_t sample = tool::sample_of(pvar_index);
     std::unique_ptr<tool::PvarHandle> object(new tool::PvarHandle{
         pvar_index, tool::PvarHandleValue(info.kind, info.continuous, sample)});
-    *handle = tool::handle_of(object.get());
-    s->handles.push_back(std::move(object));
+    *handle = s->handles.add(std::move(object));
   } catch (const std::bad_alloc&) {
     return MPI_T_ERR_MEMORY;
   }
@@ -247,14 +222,9 @@ extern "C" int PMPI_T_pvar_handle_free(MPI_T_pvar_session session,
   if (s == nullptr) {
     return MPI_T_ERR_INVALID_SESSION;
   }
-  auto& live = s->handles;
-  const auto it = std::find_if(live.begin(), live.end(), [&](const auto& h) {
-    return tool::handle_of(h.get()) == *handle;
-  });
-  if (it == live.end()) {
+  if (!s->handles.erase(*handle)) {
     return MPI_T_ERR_INVALID_HANDLE;
   }
-  live.erase(it);
   *handle = MPI_T_PVAR_HANDLE_NULL;
   return MPI_SUCCESS;
 }
