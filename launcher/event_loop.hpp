@@ -32,8 +32,9 @@ class EventSink {
 class EventLoop {
  public:
   virtual ~EventLoop() = default;
-  // Both must be called before run(), at most `max_sources` times in total.
-  // They return false (errno set) if the kernel refuses to watch fd.
+  // At most `max_sources` calls in total, before run() or from a sink's
+  // callback during it (processes spawned while the job runs). They return
+  // false (errno set) if the kernel refuses to watch fd.
   virtual bool add_stream(int fd, std::uint64_t token) = 0;
   virtual bool add_ready_source(int fd, std::uint64_t token) = 0;
   // Dispatches events to `sink` until sink.finished(). Returns false (with

@@ -70,6 +70,12 @@ class EpollLoop final : public EventLoop {
   };
 
   bool add(int fd, std::uint64_t token, bool is_stream) {
+    // Within the reserve, so a dispatch's reference to its source survives
+    // a source added from its callback.
+    if (sources_.size() == sources_.capacity()) {
+      errno = ENOSPC;
+      return false;
+    }
     epoll_event event{};
     event.events = EPOLLIN;
     event.data.u64 = sources_.size();

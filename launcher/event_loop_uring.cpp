@@ -58,6 +58,7 @@ class UringLoop final : public EventLoop {
     }
     sources_.push_back(
         Source{fd, token, std::vector<char>(kStreamBufferBytes)});
+    arm_if_running();
     return true;
   }
 
@@ -66,10 +67,12 @@ class UringLoop final : public EventLoop {
       return false;
     }
     sources_.push_back(Source{fd, token, {}});
+    arm_if_running();
     return true;
   }
 
   bool run(EventSink& sink, std::string* why) override {
+    running_ = true;
     for (std::size_t index = 0; index < sources_.size(); ++index) {
       arm(index);
     }
@@ -112,6 +115,15 @@ class UringLoop final : public EventLoop {
     return false;
   }
 
+  // A source added from a callback: its request goes out with the next
+  // submit. sources_ never reallocates (reserved for max_sources_), so the
+  // callback's reference to its own source stays valid.
+  void arm_if_running() {
+    if (running_) {
+      arm(sources_.size() - 1);
+    }
+  }
+
   void arm(std::size_t index) {
     Source& source = sources_[index];
     io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
@@ -148,6 +160,7 @@ class UringLoop final : public EventLoop {
 
   std::uint32_t max_sources_;
   bool initialized_ = false;
+  bool running_ = false;
   io_uring ring_{};
   std::vector<Source> sources_;
 };
