@@ -74,7 +74,7 @@ Job::Job(const Options& options, segment::Segment& segment,
     : options_(options),
       segment_(segment),
       signals_(signals),
-      output_(options.nranks, options.tag_output, STDOUT_FILENO,
+      output_(options.universe_size, options.tag_output, STDOUT_FILENO,
               STDERR_FILENO) {
   plan_.segment = &segment;
   plan_.topology = options.bind == topo::BindPolicy::kNone ? nullptr : topology;
@@ -97,8 +97,15 @@ int Job::run(EventLoop& loop) {
           std::strerror(errno));
     return 1;
   }
-  spawn_all();
+  loop_ = &loop;
   std::string why;
+  if (!open_spawn_pipe()) {
+    why = std::string("cannot make the spawn pipe: ") + std::strerror(errno);
+    print("shmpirun: " + why);
+    return 1;
+  }
+  plan_.spawn_fd = spawn_write_.get();
+  spawn_all();
   if (!register_sources(loop)) {
     why = std::string("cannot watch the ranks (") + loop.name() +
           "): " + std::strerror(errno);
@@ -124,6 +131,7 @@ int Job::run(EventLoop& loop) {
       }
     }
   }
+  loop_ = nullptr;
   output_.finish_all();
   for (Rank& rank : ranks_) {
     print_rank_message(rank);
@@ -135,8 +143,10 @@ void Job::spawn_all() {
   ranks_.reserve(options_.nranks);
   for (std::uint32_t index = 0; index < options_.nranks; ++index) {
     Rank rank;
+    rank.name = "rank " + std::to_string(index);
     std::string why;
-    if (!spawn_rank(plan_, index, rank.process, &why)) {
+    if (!spawn_rank(plan_, first_world_rank(plan_, index), rank.process,
+                    &why)) {
       fail(1,
            "shmpirun: cannot start rank " + std::to_string(index) + ": " + why);
       break;
@@ -156,25 +166,33 @@ void Job::spawn_all() {
   }
 }
 
+bool Job::register_rank(EventLoop& loop, std::uint32_t slot) {
+  Rank& rank = ranks_[slot];
+  if (!loop.add_stream(rank.process.stdout_fd.get(),
+                       token(Source::kStdout, slot)) ||
+      !loop.add_stream(rank.process.stderr_fd.get(),
+                       token(Source::kStderr, slot)) ||
+      !loop.add_ready_source(rank.process.pidfd.get(),
+                             token(Source::kPidfd, slot))) {
+    return false;
+  }
+  rank.stream_open = {true, true};
+  open_streams_ += 2;
+  return true;
+}
+
 bool Job::register_sources(EventLoop& loop) {
   for (std::uint32_t index = 0; index < ranks_.size(); ++index) {
-    Rank& rank = ranks_[index];
-    if (!loop.add_stream(rank.process.stdout_fd.get(),
-                         token(Source::kStdout, index)) ||
-        !loop.add_stream(rank.process.stderr_fd.get(),
-                         token(Source::kStderr, index)) ||
-        !loop.add_ready_source(rank.process.pidfd.get(),
-                               token(Source::kPidfd, index))) {
+    if (!register_rank(loop, index)) {
       return false;
     }
-    rank.stream_open = {true, true};
-    open_streams_ += 2;
   }
   return loop.add_ready_source(signals_.signal_fd.get(),
                                token(Source::kSignal)) &&
          loop.add_ready_source(timeout_timer_.get(), token(Source::kTimeout)) &&
          loop.add_ready_source(grace_timer_.get(), token(Source::kGrace)) &&
-         loop.add_ready_source(drain_timer_.get(), token(Source::kDrain));
+         loop.add_ready_source(drain_timer_.get(), token(Source::kDrain)) &&
+         loop.add_ready_source(spawn_read_.get(), token(Source::kSpawn));
 }
 
 void Job::on_data(std::uint64_t source_token, std::span<const char> bytes) {
@@ -267,6 +285,9 @@ bool Job::on_ready(std::uint64_t source_token) {
       }
       abandon_held_streams();
       return false;
+    case Source::kSpawn:
+      read_spawn_requests();
+      return true;
     case Source::kStdout:
     case Source::kStderr:
       break;
@@ -301,7 +322,9 @@ void Job::handle_rank_exit(std::uint32_t index) {
                      std::memory_order_release);
   }
 
-  if (ending_) {
+  if (rank.discarded) {
+    // Killed because its spawn failed; the spawning root was told.
+  } else if (ending_) {
     // A consequence of the end: its group got SIGTERM already; make sure
     // what the rank left behind goes too once the grace period is over.
     if (grace_expired_) {
@@ -320,7 +343,7 @@ void Job::handle_rank_exit(std::uint32_t index) {
       end_job();
     } else {
       RankExit verdict =
-          judge_rank_exit(index, rank.process.pid, status, state);
+          judge_rank_exit(rank.name, rank.process.pid, status, state);
       if (verdict.kind != RankExit::Kind::kClean) {
         if (!exit_code_) {
           exit_code_ = verdict.job_exit_code;
@@ -387,7 +410,7 @@ void Job::end_job() {
   // wake words, as in segment::wake_if_sleeping(): a rank about to sleep
   // either sees the flag in its re-check or has its FUTEX_WAIT fail or woken.
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  for (std::uint32_t index = 0; index < options_.nranks; ++index) {
+  for (std::uint32_t index = 0; index < ranks_.size(); ++index) {
     segment::wake_now(*segment_.at<segment::RankControl>(
         segment_.layout().control_offset(index)));
   }

@@ -55,12 +55,17 @@ class Job final : public EventSink {
     kSignal,
     kTimeout,
     kGrace,
-    kDrain
+    kDrain,
+    kSpawn
   };
 
+  // ranks_[slot]: the first world's ranks, then every process spawned, in
+  // slot order (a slot is used once).
   struct Rank {
     RankProcess process;
+    std::string name;  // "rank 3", or "spawned rank 0 of process group 1"
     bool reaped = false;
+    bool discarded = false;  // killed because its spawn failed: not judged
     std::array<bool, 2> stream_open = {false, false};  // by Stream
     bool has_open_stream() const { return stream_open[0] || stream_open[1]; }
     std::string message;  // failure line, printed once its output is flushed
@@ -72,6 +77,12 @@ class Job final : public EventSink {
 
   void spawn_all();
   bool register_sources(EventLoop& loop);
+  bool register_rank(EventLoop& loop, std::uint32_t slot);
+  // MPI_Comm_spawn (launcher/job_spawn.cpp): requests arrive as segment
+  // offsets on the spawn pipe.
+  bool open_spawn_pipe();
+  void read_spawn_requests();
+  void serve_spawn(std::uint64_t offset);
   void handle_rank_exit(std::uint32_t rank);
   void close_stream(std::uint32_t rank, Stream stream);
   void abandon_held_streams();
@@ -91,6 +102,11 @@ class Job final : public EventSink {
   UniqueFd timeout_timer_;
   UniqueFd grace_timer_;
   UniqueFd drain_timer_;
+  UniqueFd spawn_read_;        // non-blocking; ranks hold the write end
+  UniqueFd spawn_write_;       // kept so spawned processes can inherit it
+  std::string spawn_partial_;  // bytes of an offset not read whole yet
+  EventLoop* loop_ = nullptr;  // while run() runs
+  std::uint32_t next_pg_ = 1;  // process group of the next spawn
   std::uint32_t live_ranks_ = 0;
   std::uint32_t open_streams_ = 0;
   bool ending_ = false;           // TERM sent, abort flag raised

@@ -132,9 +132,9 @@ int main(int argc, char** argv) {
     }
   }
 
-  // Three sources per rank (stdout, stderr, pidfd) plus the signalfd and
-  // three timers.
-  auto loop = launcher::make_event_loop(3 * options.nranks + 4, &why);
+  // Three sources per rank slot (stdout, stderr, pidfd) plus the signalfd,
+  // three timers and the spawn pipe.
+  auto loop = launcher::make_event_loop(3 * options.universe_size + 5, &why);
   if (!loop) {
     print_error("cannot create an event loop (neither io_uring nor epoll)");
     return 1;

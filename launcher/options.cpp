@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "launcher/options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -111,7 +112,9 @@ std::string usage_text() {
          "                          NUMA node, or not at all (default: core)\n"
          "  --tag-output            prefix each output line with [rank]\n"
          "  --timeout S             kill the job after S seconds (exit 124)\n"
-         "  --universe-size U       rank slots in the segment (default: N)\n"
+         "  --universe-size U       processes the job may hold, "
+         "MPI_Comm_spawn's\n"
+         "                          included (default: N + 8)\n"
          "  --heap-size SIZE        shared heap for MPI_Alloc_mem, "
          "communicators\n"
          "                          and collective buffers, e.g. 1G "
@@ -257,7 +260,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
     return fail("missing the program to run");
   }
   if (options.universe_size == 0) {
-    options.universe_size = options.nranks;
+    options.universe_size = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        std::uint64_t{options.nranks} + kDefaultSpareSlots,
+        segment::kMaxCapacity));
   } else if (options.universe_size < options.nranks) {
     return fail("--universe-size (" + std::to_string(options.universe_size) +
                 ") must be at least the number of ranks (" +

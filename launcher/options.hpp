@@ -13,6 +13,10 @@
 
 namespace shmpi::launcher {
 
+// Slots for processes that MPI_Comm_spawn starts, unless --universe-size
+// says otherwise: spare slots cost a ring per rank (8 KiB) until used.
+inline constexpr std::uint32_t kDefaultSpareSlots = 8;
+
 struct Options {
   std::uint32_t nranks = 0;
   std::uint32_t universe_size = 0;  // rank slots in the segment; >= nranks

@@ -30,5 +30,9 @@ struct RankExit {
 
 RankExit judge_rank_exit(std::uint32_t rank, pid_t pid, int wait_status,
                          segment::RankState state);
+// The same for a process named by `who` ("rank 3", or "spawned rank 1 of
+// process group 2" for one that MPI_Comm_spawn started).
+RankExit judge_rank_exit(const std::string& who, pid_t pid, int wait_status,
+                         segment::RankState state);
 
 }  // namespace shmpi::launcher

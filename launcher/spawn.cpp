@@ -47,9 +47,40 @@ int open_pidfd(pid_t pid) noexcept {
   return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0U));
 }
 
-[[noreturn]] void become_rank(const SpawnPlan& plan, std::uint32_t rank,
+[[noreturn]] void exec_failed(Pipe& report, int error) {
+  ssize_t ignored = ::write(report.write_end.get(), &error, sizeof error);
+  (void)ignored;
+  ::_exit(kExecFailedCode);
+}
+
+// execvp, but a spawned command without a '/' is looked for in the info
+// key "path"'s directories first.
+void exec_command(const ChildSpec& child, std::vector<char*>& argv) {
+  const std::string command = argv[0];
+  if (!child.path.empty() && command.find('/') == std::string::npos) {
+    std::size_t start = 0;
+    while (start <= child.path.size()) {
+      std::size_t end = child.path.find(':', start);
+      if (end == std::string::npos) {
+        end = child.path.size();
+      }
+      if (end > start) {
+        const std::string candidate =
+            child.path.substr(start, end - start) + "/" + command;
+        if (::access(candidate.c_str(), X_OK) == 0) {
+          ::execv(candidate.c_str(), argv.data());
+        }
+      }
+      start = end + 1;
+    }
+  }
+  ::execvp(argv[0], argv.data());
+}
+
+[[noreturn]] void become_rank(const SpawnPlan& plan, const ChildSpec& child,
                               std::vector<char*>& argv, Pipe& out, Pipe& err,
                               Pipe& report) {
+  const std::uint32_t rank = child.slot;
   // First, so that a launcher killed from here on takes us with it; then
   // check it did not die before the prctl took effect.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -76,8 +107,32 @@ int open_pidfd(pid_t pid) noexcept {
   set_cloexec(plan.segment->fd(), false);
 
   ::setenv("SHMPI_SEGMENT_FD", std::to_string(plan.segment->fd()).c_str(), 1);
-  ::setenv("SHMPI_RANK", std::to_string(rank).c_str(), 1);
-  ::setenv("SHMPI_SIZE", std::to_string(plan.nranks).c_str(), 1);
+  ::setenv("SHMPI_RANK", std::to_string(child.world_rank).c_str(), 1);
+  ::setenv("SHMPI_SIZE", std::to_string(child.world_size).c_str(), 1);
+  if (plan.spawn_fd >= 0) {
+    set_cloexec(plan.spawn_fd, false);
+    ::setenv("SHMPI_SPAWN_FD", std::to_string(plan.spawn_fd).c_str(), 1);
+  }
+  if (child.pg != 0) {
+    // A spawned process: where its world starts and what asked for it
+    // (runtime/runtime.cpp reads these).
+    ::setenv("SHMPI_WORLD_BASE",
+             std::to_string(child.slot - child.world_rank).c_str(), 1);
+    ::setenv("SHMPI_PG", std::to_string(child.pg).c_str(), 1);
+    ::setenv("SHMPI_APPNUM", std::to_string(child.appnum).c_str(), 1);
+    ::setenv("SHMPI_SPAWN_REQUEST",
+             std::to_string(child.request_offset).c_str(), 1);
+    if (!child.wdir.empty() && ::chdir(child.wdir.c_str()) != 0) {
+      exec_failed(report, errno);
+    }
+  } else {
+    // A process that the first world's ranks started themselves (with
+    // fork and exec) must not take these from a spawned parent.
+    ::unsetenv("SHMPI_WORLD_BASE");
+    ::unsetenv("SHMPI_PG");
+    ::unsetenv("SHMPI_APPNUM");
+    ::unsetenv("SHMPI_SPAWN_REQUEST");
+  }
 
   segment::RankInfo& info = plan.segment->rank_info(rank);
   topo::Placement placement;
@@ -100,17 +155,17 @@ int open_pidfd(pid_t pid) noexcept {
   info.pid.store(static_cast<std::int32_t>(::getpid()),
                  std::memory_order_relaxed);
 
-  ::execvp(argv[0], argv.data());
-  int error = errno;
-  ssize_t ignored = ::write(report.write_end.get(), &error, sizeof error);
-  (void)ignored;
-  ::_exit(kExecFailedCode);
+  exec_command(child, argv);
+  exec_failed(report, errno);
 }
 
 }  // namespace
 
-bool spawn_rank(const SpawnPlan& plan, std::uint32_t rank, RankProcess& process,
-                std::string* why) {
+bool spawn_rank(const SpawnPlan& plan, const ChildSpec& child,
+                RankProcess& process, std::string* why) {
+  const std::uint32_t rank = child.slot;
+  const std::vector<std::string>& command =
+      child.command != nullptr ? *child.command : plan.command;
   Pipe out;
   Pipe err;
   Pipe report;
@@ -118,28 +173,32 @@ bool spawn_rank(const SpawnPlan& plan, std::uint32_t rank, RankProcess& process,
     return false;
   }
   std::vector<char*> argv;
-  argv.reserve(plan.command.size() + 1);
-  for (const std::string& word : plan.command) {
+  argv.reserve(command.size() + 1);
+  for (const std::string& word : command) {
     argv.push_back(
         const_cast<char*>(word.c_str()));  // exec's signature; not written
   }
   argv.push_back(nullptr);
 
   segment::RankInfo& info = plan.segment->rank_info(rank);
-  // Relaxed: fork() publishes it to the child; other ranks read the table
-  // only after they synchronize through MPI_Init.
+  // Plain: nobody reads the gpid of a kEmpty slot (lpid/rank_table.cpp).
+  info.gpid = (std::uint64_t{child.pg} << 32) | child.world_rank;
+  // Release: pairs with the acquire in lpid::find_slot, which may scan the
+  // table while the job runs (a spawn); publishes the gpid. fork() publishes
+  // both to the child.
   info.state.store(static_cast<std::uint32_t>(segment::RankState::kStarting),
-                   std::memory_order_relaxed);
+                   std::memory_order_release);
 
   pid_t pid = ::fork();
   if (pid < 0) {
     *why = std::string("fork failed: ") + std::strerror(errno);
-    info.state.store(static_cast<std::uint32_t>(segment::RankState::kEmpty),
+    // kDead, not kEmpty: a slot is used once (spawn never reuses one).
+    info.state.store(static_cast<std::uint32_t>(segment::RankState::kDead),
                      std::memory_order_relaxed);
     return false;
   }
   if (pid == 0) {
-    become_rank(plan, rank, argv, out, err, report);
+    become_rank(plan, child, argv, out, err, report);
   }
   info.pid.store(static_cast<std::int32_t>(pid), std::memory_order_relaxed);
 

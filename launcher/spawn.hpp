@@ -27,6 +27,9 @@ struct SpawnPlan {
   std::uint32_t nranks = 0;
   std::vector<std::string> command;  // prog and arguments
   pid_t launcher_pid = 0;
+  // The write end of the job's spawn pipe, which every rank inherits
+  // (SHMPI_SPAWN_FD) to hand MPI_Comm_spawn requests to us; -1: none.
+  int spawn_fd = -1;
   const SignalSetup* signals = nullptr;
   unsigned long original_fd_limit = 0;  // from raise_fd_limit(); 0: unchanged
   // Rank 0 inherits our stdin; when that is a terminal it must stay in our
@@ -46,11 +49,35 @@ struct RankProcess {
   UniqueFd exec_report;  // EOF: exec succeeded; an int: exec's errno
 };
 
-// Forks rank `rank`. Marks its RankInfo kStarting before the fork and stores
-// the pid after. Returns false with a message in *why if the rank could not
-// be started (no process is left behind then).
-bool spawn_rank(const SpawnPlan& plan, std::uint32_t rank, RankProcess& process,
-                std::string* why);
+// One process to start: a rank of the first world, or one that
+// MPI_Comm_spawn asked for (a rank of a new process group).
+struct ChildSpec {
+  std::uint32_t slot = 0;        // its segment slot
+  std::uint32_t world_rank = 0;  // its rank in its MPI_COMM_WORLD
+  std::uint32_t world_size = 0;
+  std::uint32_t pg = 0;  // process group; 0: the first world
+  // Spawned processes only (pg != 0):
+  const std::vector<std::string>* command = nullptr;  // nullptr: plan's
+  std::string wdir;  // working directory; empty: ours
+  std::string path;  // directories to look for the command in first
+  std::uint32_t appnum = 0;
+  std::uint64_t request_offset = 0;  // the SpawnRequest in the segment
+};
+
+// A rank of the first world.
+inline ChildSpec first_world_rank(const SpawnPlan& plan, std::uint32_t rank) {
+  ChildSpec child;
+  child.slot = rank;
+  child.world_rank = rank;
+  child.world_size = plan.nranks;
+  return child;
+}
+
+// Forks `child`. Marks its RankInfo kStarting (with its gpid) before the
+// fork and stores the pid after. Returns false with a message in *why if
+// the process could not be started (no process is left behind then).
+bool spawn_rank(const SpawnPlan& plan, const ChildSpec& child,
+                RankProcess& process, std::string* why);
 
 // Sends `signal` to the rank's process group (or to the rank alone when it
 // shares ours). Only for ranks not yet reaped, so the pid is still ours.

@@ -28,7 +28,7 @@ TEST(ParseOptions, MinimalCommandLineUsesDefaults) {
   ASSERT_EQ(result.kind, ParseResult::Kind::kRun) << result.error;
   const Options& options = result.options;
   EXPECT_EQ(options.nranks, 4U);
-  EXPECT_EQ(options.universe_size, 4U);
+  EXPECT_EQ(options.universe_size, 4U + kDefaultSpareSlots);
   EXPECT_EQ(options.bind, topo::BindPolicy::kCore);
   EXPECT_FALSE(options.tag_output);
   EXPECT_FALSE(options.timeout_s.has_value());
