@@ -128,7 +128,8 @@ bool Engine::note_long_yield() {
     std::fclose(file);
   }
   unsigned awake = 0;
-  for (std::uint32_t slot = 0; slot < config_.world_size; ++slot) {
+  for (std::uint32_t slot = config_.world_base;
+       slot < config_.world_base + config_.world_size; ++slot) {
     // Relaxed: a snapshot for a heuristic.
     if ((control(slot).wake_word.load(std::memory_order_relaxed) &
          segment::kSleeperMask) == 0) {

@@ -52,7 +52,8 @@ struct UnexpectedMessage;
 struct EngineConfig {
   std::uint32_t my_slot = 0;
   std::uint32_t world_size =
-      1;  // ranks of the first world (for the wait policy)
+      1;  // ranks of this process's world (for the wait policy)
+  std::uint32_t world_base = 0;  // its first slot (0 but in spawned worlds)
   bool thread_multiple = false;
   // At most this many bytes go inside ring cells (SHMPI_RING_EAGER_MAX);
   // clamped to half a ring (3812 B with 128 cells). Below it the send

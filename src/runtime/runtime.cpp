@@ -13,6 +13,8 @@
 #include "base/membarrier.hpp"
 #include "runtime/knobs.hpp"
 #include "runtime/world_barrier.hpp"
+#include "segment/shared_heap.hpp"
+#include "segment/spawn_request.hpp"
 #include "segment/wake_word.hpp"
 #include "shared_malloc/shared_malloc.hpp"
 
@@ -58,6 +60,10 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   std::uint32_t fd = 0;
   std::uint32_t rank = 0;
   std::uint32_t size = 1;
+  std::uint32_t base = 0;  // first slot of this world
+  std::uint32_t pg = 0;
+  std::uint32_t appnum = 0;
+  std::uint64_t request = 0;
   const bool launched = read_env_u32("SHMPI_SEGMENT_FD", &fd);
   const Knobs knobs = knobs_from_environment();
   std::unique_ptr<Runtime> runtime;
@@ -70,8 +76,22 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
     if (!segment) {
       return segment.error();
     }
-    if (segment->header().nranks != size ||
-        rank >= segment->layout().config.capacity) {
+    if (read_env_u32("SHMPI_PG", &pg) && pg != 0) {
+      // Spawned (launcher/job_spawn.cpp sets all of these).
+      const char* text = std::getenv("SHMPI_SPAWN_REQUEST");
+      char* end = nullptr;
+      if (text != nullptr) {
+        request = std::strtoull(text, &end, 10);
+      }
+      if (!read_env_u32("SHMPI_WORLD_BASE", &base) ||
+          !read_env_u32("SHMPI_APPNUM", &appnum) || end == nullptr ||
+          end == text || *end != '\0') {
+        return Err{kErrOther, "a spawned process's SHMPI_* are missing"};
+      }
+    } else if (segment->header().nranks != size) {
+      return Err{kErrOther, "SHMPI_SIZE does not match the job's segment"};
+    }
+    if (std::uint64_t{base} + size > segment->layout().config.capacity) {
       return Err{kErrOther, "SHMPI_SIZE does not match the job's segment"};
     }
     runtime.reset(new Runtime(std::move(segment.value())));
@@ -86,13 +106,21 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   WorldInfo& world = runtime->world_;
   world.rank = rank;
   world.size = size;
-  world.slot = rank;
+  world.slot = base + rank;
+  world.pg = pg;
+  world.appnum = appnum;
   world.thread_level = thread_level;
   world.thread_multiple = thread_multiple;
+  if (pg != 0) {
+    if (auto read = runtime->read_spawn_request(request); !read) {
+      return read.error();
+    }
+  }
 
   p2p::EngineConfig config;
   config.my_slot = world.slot;
   config.world_size = size;
+  config.world_base = base;
   config.thread_multiple = thread_multiple;
   config.cpus = std::max(1U, std::thread::hardware_concurrency());
   config.oversubscribed = static_cast<unsigned>(size) > config.cpus;
@@ -111,9 +139,10 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
   segment::RankInfo& info = runtime->segment_.rank_info(world.slot);
   info.pid.store(static_cast<std::int32_t>(::getpid()),
                  std::memory_order_relaxed);
-  // gpid = (process group, rank in it): the first world is group 0. Plain
-  // store, published by the release below and the start-up barrier.
-  info.gpid = std::uint64_t{world.rank};
+  // gpid = (process group, rank in it): the first world is group 0. The
+  // launcher wrote the same value before it forked us; plain store,
+  // published by the release below and the start-up barrier.
+  info.gpid = (std::uint64_t{world.pg} << 32) | world.rank;
   // Release: our prepared region is published with the state (MPI_Init's
   // barrier, or a session's first agreement round, also orders it: no rank
   // sends to us before either).
@@ -140,9 +169,46 @@ void Runtime::enable_shared_malloc() {
                         layout.heap_bytes, layout.heap_bytes / 4);
 }
 
+Result<void> Runtime::read_spawn_request(std::uint64_t offset) {
+  const segment::SegmentLayout& layout = segment_.layout();
+  if (offset < layout.heap_offset ||
+      offset + sizeof(segment::SpawnRequest) >
+          layout.heap_offset + layout.heap_bytes) {
+    return Err{kErrOther, "SHMPI_SPAWN_REQUEST is not in the shared heap"};
+  }
+  auto* request = segment_.at<segment::SpawnRequest>(offset);
+  // The launcher answers once every process of the spawn has exec'd, so
+  // this wait is short. Acquire: pairs with its release of the answer.
+  while (request->state.load(std::memory_order_acquire) !=
+         static_cast<std::uint32_t>(segment::SpawnState::kDone)) {
+    ::usleep(100);
+  }
+  if (request->error != static_cast<std::int32_t>(segment::SpawnError::kNone)) {
+    // The spawn failed elsewhere and the launcher is killing us: end
+    // quietly, holding no reference.
+    ::_exit(1);
+  }
+  WorldInfo& world = world_;
+  world.world_block = request->world_block;
+  world.world_block_capacity = request->world_capacity;
+  world.world_barrier = request->world_barrier;
+  world.parent_root = request->parent_root;
+  world.parent_gpids.assign(request->parent_gpids(),
+                            request->parent_gpids() + request->parent_size);
+  // acq_rel: our reads of the block happen before whoever frees it, and
+  // the last one acquires everyone's.
+  if (request->references.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    segment_.heap().deallocate(request);
+  }
+  return {};
+}
+
 void Runtime::world_barrier() {
-  auto* block =
-      segment_.at<WorldBarrierBlock>(segment_.layout().scratch_offset);
+  // A spawned world has its own block in the shared heap (made by the
+  // spawning root); the first world's opens the scratch area.
+  auto* block = segment_.at<WorldBarrierBlock>(
+      world_.world_barrier != 0 ? world_.world_barrier
+                                : segment_.layout().scratch_offset);
   const std::uint64_t epoch = barrier_epoch_;
   ++barrier_epoch_;
   // acq_rel: our prior writes are released to the ranks that pass the
@@ -155,8 +221,8 @@ void Runtime::world_barrier() {
     // Release: pairs with the waiters' acquire load of epoch.
     block->epoch.store(epoch + 1, std::memory_order_release);
     for (std::uint32_t r = 0; r < world_.size; ++r) {
-      if (r != world_.slot) {
-        segment::wake_if_sleeping(engine_->control(r));
+      if (r != world_.rank) {
+        segment::wake_if_sleeping(engine_->control(world_.base_slot() + r));
       }
     }
     return;
@@ -192,8 +258,8 @@ void Runtime::abort_job(int code) {
   // Release: code and rank are visible to whoever sees the flag.
   header.abort_flag.store(1, std::memory_order_release);
   for (std::uint32_t r = 0; r < world_.size; ++r) {
-    if (r != world_.slot) {
-      segment::wake_if_sleeping(engine_->control(r));
+    if (r != world_.rank) {
+      segment::wake_if_sleeping(engine_->control(world_.base_slot() + r));
     }
   }
   ::_exit(code & 0xff ? code & 0xff : 1);

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "base/result.hpp"
 #include "p2p/engine.hpp"
@@ -25,6 +26,16 @@ struct WorldInfo {
   std::uint32_t slot = 0;  // segment slot (== rank for the first world)
   int thread_level = 0;    // granted level (mpi.h value)
   bool thread_multiple = false;
+  // A world that MPI_Comm_spawn started (pg != 0; docs/design.md#spawn):
+  // its slots are [slot - rank, slot - rank + size).
+  std::uint32_t pg = 0;           // process group: 0 for the first world
+  std::uint32_t appnum = 0;       // MPI_APPNUM: the command's index
+  std::uint64_t world_block = 0;  // its MPI_COMM_WORLD CommBlock (offset)
+  std::uint32_t world_block_capacity = 0;
+  std::uint64_t world_barrier = 0;          // its WorldBarrierBlock (offset)
+  std::vector<std::uint64_t> parent_gpids;  // packed; empty: no parent
+  int parent_root = 0;  // the spawning root's rank among them
+  std::uint32_t base_slot() const { return slot - rank; }
 };
 
 class Runtime {
@@ -66,6 +77,9 @@ class Runtime {
 
   segment::Segment segment_;
   WorldInfo world_;
+  // Reads what a spawned process needs from its SpawnRequest (the
+  // parents, its world's blocks) and drops its reference to it.
+  Result<void> read_spawn_request(std::uint64_t offset);
   std::unique_ptr<p2p::Engine> engine_;
   std::uint64_t barrier_epoch_ = 0;
   bool launched_ = false;  // attached to shmpirun's segment
