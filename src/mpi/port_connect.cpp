@@ -23,6 +23,27 @@ constexpr std::uint64_t kBridgePurpose = 0x506f7274;  // "Port"
 
 }  // namespace
 
+int check_rooted_call(MPI_Comm comm, int root, const void* out,
+                      const char* out_name, Comm** c, const char* fn) {
+  if (int rc = check_initialized(fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if (int rc = check_comm(comm, c, fn); rc != MPI_SUCCESS) {
+    return rc;
+  }
+  if ((*c)->is_inter) {
+    return fail(*c, MPI_ERR_COMM, fn, "comm must be an intracommunicator");
+  }
+  if (root < 0 || root >= (*c)->size) {
+    return fail(*c, MPI_ERR_ROOT, fn, "invalid root %d (communicator size %d)",
+                root, (*c)->size);
+  }
+  if (out == nullptr) {
+    return fail(*c, MPI_ERR_ARG, fn, "%s is NULL", out_name);
+  }
+  return MPI_SUCCESS;
+}
+
 int connect_groups(Comm& local, int local_root,
                    const std::vector<lpid::Gpid>& remote_gpids, int remote_root,
                    std::string_view tag, Comm** out, const char** why) {

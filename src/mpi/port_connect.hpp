@@ -11,6 +11,13 @@
 
 namespace shmpi::mpi::ports {
 
+// The checks every call that joins two groups under a root makes first
+// (accept, connect, spawn): MPI initialized, `comm` an intracommunicator,
+// `root` a rank of it, the output `out` (named `out_name`) not NULL.
+// MPI_SUCCESS with *c set, or the raised error's code.
+int check_rooted_call(MPI_Comm comm, int root, const void* out,
+                      const char* out_name, Comm** c, const char* fn);
+
 // Collective over `local` (an intracommunicator) and, at the same time,
 // over the remote group `remote_gpids`, which calls it with the same `tag`
 // (unique in the job for this connection): the intercommunicator between

@@ -225,22 +225,10 @@ using RootStep = void (*)(const Comm&, int, const char*, Handshake*,
 int accept_or_connect(const char* port_name, MPI_Info info, int root,
                       MPI_Comm comm, MPI_Comm* newcomm, RootStep step,
                       const char* fn) {
-  if (int rc = check_initialized(fn); rc != MPI_SUCCESS) {
-    return rc;
-  }
   Comm* lc = nullptr;
-  if (int rc = check_comm(comm, &lc, fn); rc != MPI_SUCCESS) {
+  if (int rc = check_rooted_call(comm, root, newcomm, "newcomm", &lc, fn);
+      rc != MPI_SUCCESS) {
     return rc;
-  }
-  if (lc->is_inter) {
-    return fail(lc, MPI_ERR_COMM, fn, "comm must be an intracommunicator");
-  }
-  if (root < 0 || root >= lc->size) {
-    return fail(lc, MPI_ERR_ROOT, fn, "invalid root %d (communicator size %d)",
-                root, lc->size);
-  }
-  if (newcomm == nullptr) {
-    return fail(lc, MPI_ERR_ARG, fn, "newcomm is NULL");
   }
   Handshake hs{MPI_SUCCESS, 0, 0, 0, 0};
   std::vector<lpid::Gpid> remote;
