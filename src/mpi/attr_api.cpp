@@ -49,6 +49,7 @@ int* predefined_value(int keyval) {
           static_cast<int>(state().runtime->segment().layout().config.capacity);
       return &values.universe_size;
     case MPI_APPNUM:
+      values.appnum = static_cast<int>(state().runtime->world().appnum);
       return &values.appnum;
     case MPI_LASTUSEDCODE:
       values.lastusedcode = last_used_code();

@@ -79,6 +79,9 @@ int release_comm(Comm* c, MPI_Comm* handle, const char* function) {
   // half-freed object would only leak it.
   const int deleted = delete_comm_attributes(*c);
   const MPI_Errhandler handler = c->errhandler;
+  if (c->handle == state().parent) {
+    state().parent = MPI_COMM_NULL;  // MPI 4.0 §11.8.2: get_parent says so
+  }
   destroy_comm(c);
   *handle = MPI_COMM_NULL;
   if (deleted != MPI_SUCCESS) {

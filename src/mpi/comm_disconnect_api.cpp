@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // MPI_Comm_get_parent and MPI_Comm_disconnect (MPI 4.0 §11.8.2, §11.8.3).
-// shmpi starts every process at launch and spawns none (the segment is
-// sized for the job), so no process has a parent. MPI_Comm_disconnect is
-// MPI_Comm_free after the communicator's pending operations have completed
-// and its members have all arrived (docs/design.md, "Disconnecting").
+// The parent communicator is made in MPI_Init (mpi/spawn.hpp).
+// MPI_Comm_disconnect is MPI_Comm_free after the communicator's pending
+// operations have completed and its members have all arrived
+// (docs/design.md, "Disconnecting").
 #include <mpi.h>
 
 #include "mpi/comm.hpp"
@@ -60,8 +60,8 @@ extern "C" int PMPI_Comm_get_parent(MPI_Comm* parent) noexcept {
     return fail(nullptr, MPI_ERR_ARG, "MPI_Comm_get_parent", "parent is NULL");
   }
   // MPI 4.0 §11.8.2: MPI_COMM_NULL for a process that MPI_Comm_spawn did
-  // not start, which is every shmpi process.
-  *parent = MPI_COMM_NULL;
+  // not start, and once the parent communicator is freed or disconnected.
+  *parent = state().parent;
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(MPI_Comm_get_parent);

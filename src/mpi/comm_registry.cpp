@@ -246,7 +246,7 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   w.slots.resize(world.size);
   w.lpids.resize(world.size);
   for (std::uint32_t r = 0; r < world.size; ++r) {
-    w.slots[r] = r;  // the first world occupies slots 0..size-1
+    w.slots[r] = world.base_slot() + r;  // the first world: slots 0..size-1
     w.lpids[r] = static_cast<std::int32_t>(r);  // lpid = world rank (seed 002)
   }
   w.predefined = true;
@@ -263,9 +263,16 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   // The segment starts zeroed, so every round word is 0; the block is never
   // freed (key 0: not in the directory).
   w.shared = new detail::CommShared();
-  w.shared->use_block(segment.at<CommBlock>(segment.layout().scratch_offset +
-                                            kWorldBlockInScratch),
-                      segment.layout().config.capacity);
+  // Room for the world's ranks: spare slots (spawn) never join this world.
+  // A spawned world's block comes from the spawning root (mpi/spawn_api.cpp).
+  if (world.world_block != 0) {
+    w.shared->use_block(block_pool().at(world.world_block),
+                        world.world_block_capacity);
+  } else {
+    w.shared->use_block(segment.at<CommBlock>(segment.layout().scratch_offset +
+                                              kWorldBlockInScratch),
+                        world.size);
+  }
   w.shared->leader = 0;
 
   Comm& self = s.self;

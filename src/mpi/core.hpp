@@ -124,6 +124,9 @@ struct MpiState {
   runtime::Runtime* runtime = nullptr;
   bool thread_multiple = false;
   p2p::Engine* engine = nullptr;
+  // MPI_Comm_get_parent's: the intercommunicator with the processes that
+  // spawned this one (mpi/spawn.hpp), until it is freed or disconnected.
+  MPI_Comm parent = MPI_COMM_NULL;
 };
 namespace detail {
 // Set once, by the first state() call (make_state), and never changed: the

@@ -15,6 +15,7 @@
 #include "mpi/errors.hpp"
 #include "mpi/keyval.hpp"
 #include "mpi/session.hpp"
+#include "mpi/spawn.hpp"
 #include "runtime/runtime.hpp"
 #include "segment/shared_heap.hpp"
 
@@ -50,6 +51,15 @@ int init_common(int required, int* provided, const char* function) {
   // Release: pairs with world_initialized()'s acquire; WORLD and SELF are
   // made.
   runtime::lifecycle().store(runtime::kInitialized, std::memory_order_release);
+  if (!s.runtime->world().parent_gpids.empty()) {
+    // Spawned: meet the parents, who wait in MPI_Comm_spawn (§11.3.2).
+    const char* parent_why = "";
+    if (spawn::connect_to_parents(s, &parent_why) != MPI_SUCCESS) {
+      base::log_error("%s: cannot connect to the spawning processes: %s",
+                      function, parent_why);
+      ::_exit(1);
+    }
+  }
   if (provided != nullptr) {
     *provided = level;
   }
