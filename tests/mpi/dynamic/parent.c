@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // MPI 4.0 §11.8.2: "If a process was started with MPI_INIT or
 // MPI_INIT_THREAD, and not by MPI_COMM_SPAWN or MPI_COMM_SPAWN_MULTIPLE,
-// MPI_COMM_GET_PARENT returns MPI_COMM_NULL" (no process of a shmpirun or
-// mpirun job was spawned), on every call. A NULL argument is MPI_ERR_ARG.
+// MPI_COMM_GET_PARENT returns MPI_COMM_NULL" (no process that shmpirun or
+// mpirun itself started was spawned), on every call. A NULL argument is
+// MPI_ERR_ARG.
 #include "mpitest.h"
 
 int main(int argc, char** argv) {

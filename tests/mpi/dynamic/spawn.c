@@ -117,7 +117,9 @@ static void child_common(MPI_Comm parent, int expected_size, int root) {
   int flag = 0;
   MT_CHECK_MPI(
       MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &universe, &flag));
-  MT_CHECK(flag && *universe >= size, "MPI_UNIVERSE_SIZE is missing or small");
+  // Open MPI reports its slots (cores), which may be fewer than the
+  // processes running; only that it is set is portable.
+  MT_CHECK(flag && *universe >= 1, "MPI_UNIVERSE_SIZE is missing");
   talk(parent, 0, root);
   // A collective on the children's own world works too.
   int one = 1, sum = 0;
