@@ -290,8 +290,10 @@ int spawn_common(int count, const char* const commands[], char** const argvs[],
   }
   coll::bcast_tree(c, &out, sizeof out, root);
   counts.resize(static_cast<std::size_t>(out.commands));
-  coll::bcast_tree(c, counts.data(), counts.size() * sizeof(CommandCount),
-                   root);
+  if (!counts.empty()) {  // none when the root's arguments were refused
+    coll::bcast_tree(c, counts.data(), counts.size() * sizeof(CommandCount),
+                     root);
+  }
   if (errcodes != MPI_ERRCODES_IGNORE) {
     // One code per process asked for, command after command (§11.3.3).
     std::size_t at = 0;
