@@ -139,6 +139,7 @@ void Job::serve_spawn(std::uint64_t offset) {
 
   const std::uint32_t pg = next_pg_++;
   std::string failure;
+  std::vector<std::size_t> command_of;  // per process started, in slot order
   std::uint32_t world_rank = 0;
   for (std::size_t i = 0; i < commands.size() && failure.empty(); ++i) {
     for (std::uint32_t k = 0; k < counts[i] && failure.empty(); ++k) {
@@ -175,21 +176,17 @@ void Job::serve_spawn(std::uint64_t offset) {
         break;
       }
       ranks_.push_back(std::move(rank));
+      command_of.push_back(i);
       ++live_ranks_;
       ++world_rank;
     }
   }
   // They fork first and exec in parallel; then we collect the reports.
-  std::size_t command_index = 0;
-  std::uint32_t left_in_command = counts.empty() ? 0 : counts[0];
   for (std::uint32_t slot = first; slot < ranks_.size(); ++slot) {
-    while (left_in_command == 0 && command_index + 1 < commands.size()) {
-      left_in_command = counts[++command_index];
-    }
-    --left_in_command;
     const int error = wait_for_exec(ranks_[slot].process);
     if (error != 0 && failure.empty()) {
-      failure = "cannot execute '" + commands[command_index].argv[0] +
+      failure = "cannot execute '" +
+                commands[command_of[slot - first]].argv[0] +
                 "': " + std::strerror(error);
     }
   }

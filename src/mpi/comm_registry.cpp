@@ -266,8 +266,8 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   // Room for the world's ranks: spare slots (spawn) never join this world.
   // A spawned world's block comes from the spawning root (mpi/spawn_api.cpp).
   if (world.world_block != 0) {
-    w.shared->use_block(block_pool().at(world.world_block),
-                        world.world_block_capacity);
+    CommBlock* block = block_pool().at(world.world_block);
+    w.shared->use_block(block, block->header.capacity);
   } else {
     w.shared->use_block(segment.at<CommBlock>(segment.layout().scratch_offset +
                                               kWorldBlockInScratch),

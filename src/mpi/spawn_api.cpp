@@ -218,7 +218,6 @@ void spawn_at_root(const Comm& c, int root,
   request->requester_slot = state().runtime->world().slot;
   request->parent_size = static_cast<std::uint32_t>(parents.size());
   request->parent_root = root;
-  request->world_capacity = block->header.capacity;
   request->world_block = block_pool().offset_of(block);
   request->world_barrier = segment.offset_of(barrier);
   request->command_count = static_cast<std::uint32_t>(commands.size());

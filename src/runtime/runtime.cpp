@@ -37,15 +37,24 @@ namespace {
 
 constexpr int kErrOther = 16;
 
-bool read_env_u32(const char* name, std::uint32_t* out) {
+bool read_env_u64(const char* name, std::uint64_t* out) {
   const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') {
     return false;
   }
   char* end = nullptr;
   errno = 0;
-  unsigned long value = std::strtoul(text, &end, 10);
-  if (errno != 0 || *end != '\0' || value > 0xffffffffUL) {
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno != 0 || *end != '\0') {
+    return false;
+  }
+  *out = value;
+  return true;
+}
+
+bool read_env_u32(const char* name, std::uint32_t* out) {
+  std::uint64_t value = 0;
+  if (!read_env_u64(name, &value) || value > 0xffffffffULL) {
     return false;
   }
   *out = static_cast<std::uint32_t>(value);
@@ -78,14 +87,9 @@ Result<Runtime*> Runtime::initialize(bool thread_multiple, int thread_level) {
     }
     if (read_env_u32("SHMPI_PG", &pg) && pg != 0) {
       // Spawned (launcher/job_spawn.cpp sets all of these).
-      const char* text = std::getenv("SHMPI_SPAWN_REQUEST");
-      char* end = nullptr;
-      if (text != nullptr) {
-        request = std::strtoull(text, &end, 10);
-      }
       if (!read_env_u32("SHMPI_WORLD_BASE", &base) ||
-          !read_env_u32("SHMPI_APPNUM", &appnum) || end == nullptr ||
-          end == text || *end != '\0') {
+          !read_env_u32("SHMPI_APPNUM", &appnum) ||
+          !read_env_u64("SHMPI_SPAWN_REQUEST", &request)) {
         return Err{kErrOther, "a spawned process's SHMPI_* are missing"};
       }
     } else if (segment->header().nranks != size) {
@@ -190,7 +194,6 @@ Result<void> Runtime::read_spawn_request(std::uint64_t offset) {
   }
   WorldInfo& world = world_;
   world.world_block = request->world_block;
-  world.world_block_capacity = request->world_capacity;
   world.world_barrier = request->world_barrier;
   world.parent_root = request->parent_root;
   world.parent_gpids.assign(request->parent_gpids(),

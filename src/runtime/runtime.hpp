@@ -28,11 +28,10 @@ struct WorldInfo {
   bool thread_multiple = false;
   // A world that MPI_Comm_spawn started (pg != 0; docs/design.md#spawn):
   // its slots are [slot - rank, slot - rank + size).
-  std::uint32_t pg = 0;           // process group: 0 for the first world
-  std::uint32_t appnum = 0;       // MPI_APPNUM: the command's index
-  std::uint64_t world_block = 0;  // its MPI_COMM_WORLD CommBlock (offset)
-  std::uint32_t world_block_capacity = 0;
-  std::uint64_t world_barrier = 0;          // its WorldBarrierBlock (offset)
+  std::uint32_t pg = 0;             // process group: 0 for the first world
+  std::uint32_t appnum = 0;         // MPI_APPNUM: the command's index
+  std::uint64_t world_block = 0;    // its MPI_COMM_WORLD CommBlock (offset)
+  std::uint64_t world_barrier = 0;  // its WorldBarrierBlock (offset)
   std::vector<std::uint64_t> parent_gpids;  // packed; empty: no parent
   int parent_root = 0;  // the spawning root's rank among them
   std::uint32_t base_slot() const { return slot - rank; }

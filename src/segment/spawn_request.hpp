@@ -59,11 +59,9 @@ struct SpawnRequest {
   std::uint32_t requester_slot;  // woken when the answer is written
   std::uint32_t parent_size;     // gpids that follow the header
   std::int32_t parent_root;      // the root's rank among the parents
-  std::uint32_t world_capacity;  // members the world block has room for
+  std::uint32_t command_count;   // as encoded; started() has one per command
   std::uint64_t world_block;     // offset of the new world's CommBlock
   std::uint64_t world_barrier;   // offset of its WorldBarrierBlock
-  std::uint32_t command_count;   // as encoded; started() has one per command
-  std::uint32_t reserved;
 
   // Answer line: written by the launcher, then `state` released; read by
   // the root and the new processes after their acquire of `state`.
