@@ -27,6 +27,10 @@ usage: bench/compare.sh [options]
   --coll-ops LIST  the collectives of those runs (default the four above; also
                    gather, scatter, allgather, reduce_scatter_block, scan,
                    neighbor_alltoall)
+  --coll-comm C    world (default) or inter: run the collectives on an
+                   intercommunicator between the lower and the upper half of
+                   the ranks (bcast, gather, scatter from the lower half's
+                   rank 0; scan and neighbor_alltoall are n/a there)
   --coll-sizes LIST
                    the sizes of those runs in bytes (default 8,1024,65536,
                    1048576), e.g. 8,64,512,4096 to look between them
@@ -53,6 +57,7 @@ cores="0,1"
 coll_np="2,4,8"
 coll_ops=""
 coll_sizes=""
+coll_comm=world
 comm_np="2,4,8"
 run_timeout=""
 out=""
@@ -71,6 +76,7 @@ while [[ $# -gt 0 ]]; do
     --coll-np) coll_np=$2; shift 2 ;;
     --coll-ops) coll_ops=$2; shift 2 ;;
     --coll-sizes) coll_sizes=$2; shift 2 ;;
+    --coll-comm) coll_comm=$2; shift 2 ;;
     --comm-np) comm_np=$2; shift 2 ;;
     --timeout) run_timeout=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -90,6 +96,10 @@ comm_timeout=$((quick ? 20 : 30))
 ((comm_timeout < run_timeout)) || comm_timeout=$run_timeout
 [[ $comm_np == none ]] && comm_np=""
 [[ $coll_np == none ]] && coll_np=""
+if [[ $coll_comm != world && $coll_comm != inter ]]; then
+  echo "compare.sh: --coll-comm wants world or inter" >&2
+  exit 2
+fi
 for list in "$comm_np" "$coll_np"; do
   if [[ -n $list && ! $list =~ ^[0-9]+(,[0-9]+)*$ ]]; then
     echo "compare.sh: --comm-np and --coll-np want a list such as 2,4,8 (or none)" >&2
@@ -204,7 +214,7 @@ tests=(
 # busy polling with 8 ranks on 2 cores ends within about 20 s per run.
 IFS=',' read -r -a coll_nps <<<"$coll_np"
 for n in ${coll_nps[@]+"${coll_nps[@]}"}; do
-  tests+=("coll$n|coll|$n|${coll_ops:+--ops $coll_ops}${coll_sizes:+ --sizes $coll_sizes}|")
+  tests+=("coll$n|coll|$n|${coll_ops:+--ops $coll_ops}${coll_sizes:+ --sizes $coll_sizes} --comm $coll_comm|")
 done
 IFS=',' read -r -a comm_nps <<<"$comm_np"
 for n in ${comm_nps[@]+"${comm_nps[@]}"}; do
@@ -650,6 +660,7 @@ render() {
     fi
     where=""
     ((n > $(nproc))) && where=" on $(nproc) cores"
+    [[ $coll_comm == inter ]] && where+=", intercommunicator of the lower $((n / 2)) and the upper $((n - n / 2))"
     table "Collectives, np=$n$where (µs per call, slowest rank; lower is better)" "coll$n" auto lower \
       "${cr[@]}" | relabel
   done

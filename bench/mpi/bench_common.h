@@ -28,6 +28,7 @@ typedef struct {
   long sizes[BENCH_MAX_SIZES];
   char ops[256]; /* coll: comma-separated operation list */
   int window;    /* bw, msgrate: messages in flight */
+  int inter;     /* coll: --comm inter (an intercommunicator of the halves) */
 } bench_opts;
 
 /* One measured point: statistics over the batches of the per-unit time
@@ -126,6 +127,9 @@ static inline int bench_parse(bench_opts* o, int argc, char** argv,
       }
     } else if (strcmp(a, "--ops") == 0) {
       snprintf(o->ops, sizeof(o->ops), "%s", v);
+    } else if (strcmp(a, "--comm") == 0 &&
+               (strcmp(v, "world") == 0 || strcmp(v, "inter") == 0)) {
+      o->inter = strcmp(v, "inter") == 0;
     } else {
       bench_usage(argv[0], extra_usage);
       return -1;

@@ -23,9 +23,16 @@
  * --time-limit is shared out: each operation may start new sizes until its
  * share (what is left divided by the operations left) is used up, so a slow
  * implementation still reaches every operation.
+ * With --comm inter the collectives run on an intercommunicator between
+ * the lower and the upper half of MPI_COMM_WORLD (np >= 2; the lower half
+ * has np / 2 ranks): bcast, gather and scatter from rank 0 of the lower
+ * half (MPI_ROOT there, MPI_PROC_NULL beside it), alltoall and allgather
+ * blocks to and from each member of the other half, reduce_scatter_block
+ * scattering the other half's reduction; scan and neighbor_alltoall are
+ * not defined there and are reported as n/a.
  * Options: --ops barrier,bcast,allreduce,alltoall,gather,scatter,allgather,
  * reduce_scatter_block,scan,neighbor_alltoall (default the first four),
- * --sizes a,b,... */
+ * --sizes a,b,..., --comm world|inter (default world) */
 #include "bench_common.h"
 
 enum {
@@ -52,34 +59,36 @@ typedef struct {
   int bytes;
   int op;
   MPI_Comm ring; /* neighbor_alltoall's (MPI_COMM_NULL if not made) */
+  MPI_Comm comm; /* MPI_COMM_WORLD, or the intercommunicator of the halves */
+  int root;      /* the root argument of bcast, gather and scatter */
 } coll_ctx;
 
 /* One call of the operation; returns its MPI error code. */
 static int coll_call(const coll_ctx* c) {
   switch (c->op) {
     case OP_BARRIER:
-      return MPI_Barrier(MPI_COMM_WORLD);
+      return MPI_Barrier(c->comm);
     case OP_BCAST:
-      return MPI_Bcast(c->buf, c->bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+      return MPI_Bcast(c->buf, c->bytes, MPI_BYTE, c->root, c->comm);
     case OP_ALLREDUCE:
       return MPI_Allreduce(c->sbuf, c->rbuf, c->bytes / (int)sizeof(double),
-                           MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                           MPI_DOUBLE, MPI_SUM, c->comm);
     case OP_ALLTOALL:
       return MPI_Alltoall(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf,
-                          c->bytes, MPI_BYTE, MPI_COMM_WORLD);
+                          c->bytes, MPI_BYTE, c->comm);
     case OP_GATHER:
       return MPI_Gather(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf, c->bytes,
-                        MPI_BYTE, 0, MPI_COMM_WORLD);
+                        MPI_BYTE, c->root, c->comm);
     case OP_SCATTER:
       return MPI_Scatter(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf, c->bytes,
-                         MPI_BYTE, 0, MPI_COMM_WORLD);
+                         MPI_BYTE, c->root, c->comm);
     case OP_ALLGATHER:
       return MPI_Allgather(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf,
-                           c->bytes, MPI_BYTE, MPI_COMM_WORLD);
+                           c->bytes, MPI_BYTE, c->comm);
     case OP_REDUCE_SCATTER_BLOCK:
       return MPI_Reduce_scatter_block(c->a2a_sbuf, c->a2a_rbuf,
                                       c->bytes / (int)sizeof(double),
-                                      MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                                      MPI_DOUBLE, MPI_SUM, c->comm);
     case OP_NEIGHBOR_ALLTOALL:
       if (c->ring == MPI_COMM_NULL) {
         return MPI_ERR_TOPOLOGY;
@@ -87,8 +96,11 @@ static int coll_call(const coll_ctx* c) {
       return MPI_Neighbor_alltoall(c->a2a_sbuf, c->bytes, MPI_BYTE, c->a2a_rbuf,
                                    c->bytes, MPI_BYTE, c->ring);
     default:
+      if (c->comm != MPI_COMM_WORLD) {
+        return MPI_ERR_COMM; /* no scan on an intercommunicator */
+      }
       return MPI_Scan(c->sbuf, c->rbuf, c->bytes / (int)sizeof(double),
-                      MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                      MPI_DOUBLE, MPI_SUM, c->comm);
   }
 }
 
@@ -195,8 +207,9 @@ int main(int argc, char** argv) {
   rank = bench_rank();
   if (bench_parse(&o, argc, argv, "barrier,bcast,allreduce,alltoall",
                   " [--ops barrier,bcast,allreduce,alltoall,gather,scatter,"
-                  "allgather,reduce_scatter_block,scan,neighbor_alltoall]") !=
-      0) {
+                  "allgather,reduce_scatter_block,scan,neighbor_alltoall]"
+                  " [--comm world|inter]") != 0 ||
+      (o.inter && np < 2)) {
     MPI_Finalize();
     return 2;
   }
@@ -229,7 +242,18 @@ int main(int argc, char** argv) {
     c.a2a_rbuf = (char*)bench_alloc((size_t)largest * blocks);
   }
   c.ring = MPI_COMM_NULL;
-  if (bench_has_op(&o, "neighbor_alltoall")) {
+  c.comm = MPI_COMM_WORLD;
+  c.root = 0;
+  if (o.inter) {
+    /* The lower half's leader is world rank 0, the upper half's np / 2. */
+    const int low = rank < np / 2;
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, low, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? np / 2 : 0, 7, &c.comm);
+    MPI_Comm_free(&half);
+    MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
+    c.root = low ? (rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  } else if (bench_has_op(&o, "neighbor_alltoall")) {
     /* Weights of 1 rather than MPI_UNWEIGHTED, a sentinel pointer that GCC
      * warns about as an array of size 0 with some mpi.h. */
     const int ring[2] = {(rank + np - 1) % np, (rank + 1) % np};
@@ -242,10 +266,10 @@ int main(int argc, char** argv) {
   }
   if (rank == 0) {
     printf(
-        "# coll np=%d unit=usec per call (slowest rank), median of batches; "
-        "alltoall bytes = block sent to each peer; gather, scatter, "
+        "# coll np=%d comm=%s unit=usec per call (slowest rank), median of "
+        "batches; alltoall bytes = block sent to each peer; gather, scatter, "
         "allgather, reduce_scatter_block bytes = each rank's block\n",
-        np);
+        np, o.inter ? "inter" : "world");
     fflush(stdout);
   }
   for (op = 0; op < OP_COUNT; ++op) {
@@ -285,6 +309,9 @@ int main(int argc, char** argv) {
   }
   if (c.ring != MPI_COMM_NULL) {
     MPI_Comm_free(&c.ring);
+  }
+  if (c.comm != MPI_COMM_WORLD) {
+    MPI_Comm_free(&c.comm);
   }
   free(c.a2a_rbuf);
   free(c.a2a_sbuf);

@@ -42,7 +42,6 @@ struct Pending {
   coll::Run run;
   coll::Task task;
   Holds holds;
-  bool needs_block;  // runs on the queue's scratch block
   bool started = false;
 
   bool step() {
@@ -53,16 +52,16 @@ struct Pending {
       return false;
     }
     if (!started) {
-      if (needs_block) {
-        const char* why = "";
-        const int rc = attach_block(*queue, false, &why);
-        if (rc == MPI_ERR_PENDING) {
-          return false;  // the lowest member has not made the block yet
-        }
-        if (rc != MPI_SUCCESS) {
-          finish(rc);
-          return true;
-        }
+      // Every collective runs on the queue's block (an intercommunicator's
+      // local phases on its local group's).
+      const char* why = "";
+      const int rc = attach_block(*queue, false, &why);
+      if (rc == MPI_ERR_PENDING) {
+        return false;  // the lowest member has not made the block yet
+      }
+      if (rc != MPI_SUCCESS) {
+        finish(rc);
+        return true;
       }
       started = true;
       task.bind(run);
@@ -152,7 +151,7 @@ void enqueue_task(Comm* c, p2p::Request* r, coll::Task task, Holds holds) {
   Comm* queue = queue_of(c);
   auto pending = std::make_shared<Pending>(
       Pending{queue, queue->shared->next_ticket++, r, coll::Run{},
-              std::move(task), std::move(holds), !c->is_inter});
+              std::move(task), std::move(holds)});
   pending->holds.retain();
   queue->shared->pending.fetch_add(1, std::memory_order_relaxed);
   if (!pending->step()) {
@@ -163,7 +162,14 @@ void enqueue_task(Comm* c, p2p::Request* r, coll::Task task, Holds holds) {
 int run_task(Comm* c, coll::Task task, Holds holds, const Call& call) {
   if (call.is_blocking()) {
     if (c->is_inter) {
-      wait_pending(*queue_of(c));
+      // As enter_blocking, on the local group's communicator (the queue,
+      // whose block the local phases use); errors are raised on `c`.
+      Comm* queue = queue_of(c);
+      wait_pending(*queue);
+      const char* why = "";
+      if (int rc = attach_block(*queue, true, &why); rc != MPI_SUCCESS) {
+        return fail(c, rc, call.fn, "%s", why);
+      }
     } else if (int rc = enter_blocking(c, call.fn); rc != MPI_SUCCESS) {
       return rc;
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/assert.hpp"
+#include "coll/intra.hpp"
 #include "mpi/coll_common.hpp"
 #include "mpi/coll_requests.hpp"
 #include "mpi/comm.hpp"
@@ -22,13 +23,11 @@ using mpi::coll::Requests;
 
 namespace {
 
-// Tags on the collective contexts, apart from coll_common's (which
-// communicator creation still uses on the same contexts).
-constexpr int kTagIn = 101;       // barrier arrivals, reduction trees
-constexpr int kTagOut = 102;      // barrier releases, broadcast trees
+// Tags on the intercommunicator's collective contexts, apart from
+// coll_common's (which communicator creation still uses on the same
+// contexts).
 constexpr int kTagLeaders = 103;  // leader <-> leader, leader <-> root
 constexpr int kTagDirect = 104;   // member <-> remote member
-constexpr int kTagScatter = 105;  // leader -> its group, reduce_scatter
 // (coll_neighbor.cpp uses 110 and up.)
 
 Layout packed(std::vector<std::byte>& bytes) {
@@ -39,68 +38,19 @@ Layout packed(std::byte* data, std::size_t bytes) {
 }
 
 // ---- within the local group (lc), rank 0 the leader ----
+// These are the intracommunicator collectives on the local group's own
+// block (coll/intra.hpp): the driver attached it before the first step.
 
-// Binomial broadcast of `data` from local rank 0.
-sc::Task local_bcast(Comm& lc, Layout data) {
-  sc::Run* run = co_await sc::current_run();
-  const int size = lc.size;
-  const int rank = lc.rank;
-  int mask = 1;
-  while (mask < size) {
-    if ((rank & mask) != 0) {
-      Requests in(1);
-      in.recv(lc, rank - mask, kTagOut, data);
-      co_await in.all();
-      note(run, in);
-      break;
-    }
-    mask <<= 1;
-  }
-  std::size_t children = 0;
-  for (int m = mask >> 1; m > 0; m >>= 1) {
-    children += rank + m < size ? 1 : 0;
-  }
-  Requests out(children);
-  for (mask >>= 1; mask > 0; mask >>= 1) {
-    if (rank + mask < size) {
-      out.send(lc, rank + mask, kTagOut, data);
-    }
-  }
-  co_await out.all();
-}
+// Broadcast of `data` from local rank 0.
+sc::Task local_bcast(Comm& lc, Layout data) { return sc::bcast(lc, data, 0); }
 
 // Reduces every member's `send` (count elements of type) at local rank 0,
-// into `acc` (packed), in rank order: a binomial tree whose children hold
-// higher ranks, acc = acc op child at every step.
+// into `acc` (packed), in rank order, so non-commutative operations get the
+// group's rank order.
 sc::Task local_reduce(Comm& lc, Layout send, std::vector<std::byte>& acc,
                       TypeArg type, OpArg op, std::size_t count) {
-  sc::Run* run = co_await sc::current_run();
-  const std::size_t bytes = type.bytes(count);
-  acc.resize(bytes);
-  datatype::pack(send, 0, acc.data(), bytes);
-  std::vector<std::byte> incoming;
-  const int size = lc.size;
-  const int rank = lc.rank;
-  for (int mask = 1; mask < size; mask <<= 1) {
-    if ((rank & mask) != 0) {
-      Requests up(1);
-      up.send(lc, rank - mask, kTagIn, packed(acc));
-      co_await up.all();
-      co_return;
-    }
-    if (rank + mask < size) {
-      incoming.resize(bytes);
-      Requests in(1);
-      in.recv(lc, rank + mask, kTagIn, packed(incoming));
-      co_await in.all();
-      note(run, in);
-      if (count != 0) {
-        // incoming = acc op incoming: the lower ranks first.
-        apply_op(op, type, acc.data(), incoming.data(), count);
-      }
-      acc.swap(incoming);
-    }
-  }
+  acc.resize(lc.rank == 0 ? type.bytes(count) : 0);
+  return sc::reduce(lc, send, packed(acc), type, op, count, 0);
 }
 
 // The leaders swap `mine` for the remote group's `theirs` (leaders only).
@@ -132,22 +82,20 @@ sc::Task with_one(Comm& c, int peer, Layout data, bool sending) {
 
 sc::Task barrier(Comm& c) {
   Comm& lc = *c.local_comm;
-  Layout none{};
-  if (lc.rank == 0) {
-    Requests in(static_cast<std::size_t>(lc.size));
-    for (int r = 1; r < lc.size; ++r) {
-      in.recv(lc, r, kTagIn, none);
-    }
-    co_await in.all();
-    // Everyone here has arrived; so has everyone there once their leader
-    // answers.
-    co_await leaders_swap(c, none, none);
-  } else {
-    Requests in(1);
-    in.send(lc, 0, kTagIn, none);
-    co_await in.all();
+  if (lc.size == 1) {
+    co_await leaders_swap(c, Layout{}, Layout{});
+    co_return;
   }
-  co_await local_bcast(lc, none);
+  // A byte from everyone here at the leader: everyone here has arrived; so
+  // has everyone there once their leader answers; then the leader lets its
+  // group go. The others wait once, for the release.
+  std::byte token{};
+  std::vector<std::byte> arrivals(lc.rank == 0 ? lc.size : 0);
+  co_await sc::gather(lc, packed(&token, 1), packed(arrivals), 0, false);
+  if (lc.rank == 0) {
+    co_await leaders_swap(c, Layout{}, Layout{});
+  }
+  co_await local_bcast(lc, packed(&token, 1));
 }
 
 sc::Task bcast(Comm& c, Layout data, int root) {
@@ -168,6 +116,10 @@ sc::Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
     co_await with_one(c, 0, recv, false);
   } else if (root != MPI_PROC_NULL) {
     Comm& lc = *c.local_comm;
+    if (lc.size == 1) {
+      co_await with_one(c, root, send, true);  // the reduction of one
+      co_return;
+    }
     std::vector<std::byte> acc;
     co_await local_reduce(lc, send, acc, type, op, count);
     if (lc.rank == 0) {
@@ -179,6 +131,10 @@ sc::Task reduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
 sc::Task allreduce(Comm& c, Layout send, Layout recv, TypeArg type, OpArg op,
                    std::size_t count) {
   Comm& lc = *c.local_comm;
+  if (lc.size == 1) {
+    co_await leaders_swap(c, send, recv);  // the reduction of one
+    co_return;
+  }
   std::vector<std::byte> acc;
   co_await local_reduce(lc, send, acc, type, op, count);
   if (lc.rank == 0) {
@@ -242,7 +198,6 @@ sc::Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks) {
 
 sc::Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type,
                         OpArg op, datatype::Counts counts) {
-  sc::Run* run = co_await sc::current_run();
   Comm& lc = *c.local_comm;
   std::size_t total = 0;
   for (std::size_t n : counts) {
@@ -250,26 +205,20 @@ sc::Task reduce_scatter(Comm& c, Layout send, Layout recv, TypeArg type,
   }
   std::vector<std::byte> acc;
   co_await local_reduce(lc, send, acc, type, op, total);
-  if (lc.rank != 0) {
-    Requests in(1);
-    in.recv(lc, 0, kTagScatter, recv);
-    co_await in.all();
-    note(run, in);
-    co_return;
-  }
   // The remote group's reduction, scattered here by our counts.
-  std::vector<std::byte> theirs(type.bytes(total));
-  co_await leaders_swap(c, packed(acc), packed(theirs));
-  Requests out(counts.size());
-  std::size_t offset = type.bytes(counts[0]);
-  for (std::size_t j = 1; j < counts.size(); ++j) {
-    const std::size_t bytes = type.bytes(counts[j]);
-    out.send(lc, static_cast<int>(j), kTagScatter,
-             packed(theirs.data() + offset, bytes));
-    offset += bytes;
+  std::vector<std::byte> theirs;
+  Blocks blocks;
+  if (lc.rank == 0) {
+    theirs.resize(type.bytes(total));
+    co_await leaders_swap(c, packed(acc), packed(theirs));
+    std::size_t offset = 0;
+    for (std::size_t n : counts) {
+      const std::size_t bytes = type.bytes(n);
+      blocks.push_back(packed(theirs.data() + offset, bytes));
+      offset += bytes;
+    }
   }
-  datatype::unpack(recv, 0, theirs.data(), type.bytes(counts[0]));
-  co_await out.all();
+  co_await sc::scatterv(lc, std::move(blocks), recv, 0, false);
 }
 
 sc::Task exchange_via_leaders(Comm& c, Layout mine, Layout theirs) {

@@ -3,9 +3,12 @@
 // (coll/task.hpp) has in flight on a collective context: the
 // intercommunicator collectives (coll_inter.cpp) and the neighbourhood
 // collectives (coll_neighbor.cpp) post their sends and receives here, then
-// co_await all().
+// co_await all(). When ranks outnumber cores, a wait for a peer bound to
+// this process's core yields at once (p2p::PollHint::kYieldAtOnce): the
+// peer cannot run while we poll.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <vector>
@@ -15,6 +18,7 @@
 #include "datatype/pack.hpp"
 #include "mpi/coll_common.hpp"
 #include "mpi/core.hpp"
+#include "p2p/poll_hint.hpp"
 #include "p2p/request.hpp"
 
 namespace shmpi::mpi::coll {
@@ -28,14 +32,29 @@ namespace shmpi::mpi::coll {
 // received data and status are visible once done() returns true.
 class Requests {
  public:
-  explicit Requests(std::size_t capacity)
-      : requests_(capacity), capacity_(capacity) {}
+  // Up to kInline requests live in the object itself (in the coroutine's
+  // frame, which comes from the frame cache): a leader's swap or a root's
+  // message allocates nothing.
+  explicit Requests(std::size_t capacity) : capacity_(capacity) {
+    if (capacity > kInline) {
+      heap_ = std::vector<p2p::Request>(capacity);
+      heap_mates_.resize(capacity);
+      requests_ = heap_.data();
+      mates_ = heap_mates_.data();
+    }
+  }
+  Requests(const Requests&) = delete;
+  Requests& operator=(const Requests&) = delete;
+  Requests(Requests&&) = delete;
+  Requests& operator=(Requests&&) = delete;
   void send(Comm& comm, int dest, int tag, const datatype::Layout& data) {
     SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
+    mates_[count_] = shares_core(comm, dest);
     start_coll_send(requests_[count_++], &comm, dest, tag, data);
   }
   void recv(Comm& comm, int source, int tag, const datatype::Layout& data) {
     SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
+    mates_[count_] = shares_core(comm, source);
     start_coll_recv(requests_[count_++], &comm, source, tag, data);
   }
   bool done() {
@@ -57,13 +76,33 @@ class Requests {
     }
     return 0;
   }
-  // co_await all(): waits (in the calling coroutine) for every request.
-  auto all() {
-    return ::shmpi::coll::until([this] { return done(); });
+  // How to wait for the requests still open: at once to a yield when one
+  // of them is with a peer on this process's core.
+  p2p::PollHint hint() const {
+    for (std::size_t i = checked_; i < count_; ++i) {
+      if (mates_[i] != 0) {
+        return p2p::PollHint::kYieldAtOnce;
+      }
+    }
+    return p2p::PollHint::kAsUsual;
   }
+  // co_await all(): waits (in the calling coroutine) for every request.
+  auto all() { return ::shmpi::coll::until(AllDone{this}); }
 
  private:
-  std::vector<p2p::Request> requests_;  // sized once: never moves
+  struct AllDone {
+    Requests* requests;
+    bool operator()() { return requests->done(); }
+    p2p::PollHint hint() const { return requests->hint(); }
+  };
+
+  static constexpr std::size_t kInline = 2;
+  std::array<p2p::Request, kInline> inline_{};
+  std::array<char, kInline> inline_mates_{};
+  std::vector<p2p::Request> heap_;  // sized once: never moves
+  std::vector<char> heap_mates_;
+  p2p::Request* requests_ = inline_.data();
+  char* mates_ = inline_mates_.data();  // per request: the peer shares our core
   std::size_t capacity_;
   std::size_t count_ = 0;
   std::size_t checked_ = 0;
