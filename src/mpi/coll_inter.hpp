@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
-// The collectives on an intercommunicator, as coroutines (coll/task.hpp)
-// over point-to-point messages on collective contexts (Z = 1): the
-// intercommunicator's between the groups, its local group's
-// (Comm::local_comm) within a group. Each group's rank 0 is its leader.
-//  - rooted calls (bcast, reduce): root <-> remote leader, then a tree in
-//    the leader's group; gather(v), scatter(v): the root <-> every remote
-//    member directly;
-//  - allreduce, reduce_scatter(_block): each group reduces to its leader
-//    (binomial tree, rank order, so non-commutative operations get the
-//    group's rank order), the leaders swap, each leader broadcasts or
-//    scatters the other group's result in its group;
+// The collectives on an intercommunicator, as coroutines (coll/task.hpp).
+// Between the groups they send point-to-point messages on the
+// intercommunicator's collective context (Z = 1); within a group they run
+// the intracommunicator collectives (coll/intra.hpp) on the local group's
+// communicator (Comm::local_comm) and its scratch block. Each group's
+// rank 0 is its leader.
+//  - rooted calls (bcast, reduce): root <-> remote leader, then a bcast or
+//    a reduce in the leader's group; gather(v), scatter(v): the root <->
+//    every remote member directly;
+//  - allreduce, reduce_scatter(_block): each group reduces at its leader
+//    (in rank order, so non-commutative operations get the group's rank
+//    order), the leaders swap, each leader broadcasts or scatters the
+//    other group's result in its group;
 //  - allgather(v), alltoall(v,w): every member <-> every remote member;
-//  - barrier: in to the leader, leaders swap, out from the leader.
-// Data stay in the user's Layouts (derived datatypes are packed by the
-// point-to-point protocols); reductions work on packed copies with
-// apply_op, so derived datatypes and user operations work everywhere.
+//  - barrier: a byte gathered at the leader, leaders swap, a byte
+//    broadcast from the leader.
+// A group of one skips its local phases. Data stay in the user's Layouts
+// (derived datatypes are packed by the point-to-point protocols and the
+// intracommunicator collectives); the leaders' reductions are packed.
 //
 // Arguments are checked by the caller (coll_api.cpp) and taken by value;
 // the caller runs the tasks with run_collective (coll_driver.hpp), which

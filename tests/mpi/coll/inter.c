@@ -690,6 +690,34 @@ static void inplace(int all) {
   CALL(MPI_Barrier(comm), MPI_Ibarrier(comm, &req_));
 }
 
+// Nobody leaves the barrier before the last process of either group has
+// entered it: each world rank enters a few milliseconds after the one
+// below it (the last world rank enters last), and every exit time is at
+// least the last entry time (MPI_Wtime is one clock on one machine).
+static void barrier_order(void) {
+  const int world = mt_size();
+  double times[2];  // entry, exit
+  for (int round = 0; round < 2; ++round) {
+    // Round 0: the last world rank, in the odd or the even group, is the
+    // late one; round 1: the first.
+    const int late = round == 0 ? mt_rank() : world - 1 - mt_rank();
+    mt_sleep_ms(3L * late);
+    times[0] = MPI_Wtime();
+    CALL(MPI_Barrier(comm), MPI_Ibarrier(comm, &req_));
+    times[1] = MPI_Wtime();
+    double last_entry = 0.0;
+    double first_exit = 0.0;
+    MT_CHECK_MPI(MPI_Allreduce(&times[0], &last_entry, 1, MPI_DOUBLE, MPI_MAX,
+                               MPI_COMM_WORLD));
+    MT_CHECK_MPI(MPI_Allreduce(&times[1], &first_exit, 1, MPI_DOUBLE, MPI_MIN,
+                               MPI_COMM_WORLD));
+    MT_CHECK(first_exit >= last_entry,
+             "round %d: a process left the barrier %.6f s before the last "
+             "entered",
+             round, last_entry - first_exit);
+  }
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   args = mt_coll_args(argc, argv);
@@ -712,6 +740,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 5; ++i) {
       CALL(MPI_Barrier(comm), MPI_Ibarrier(comm, &req_));
     }
+    barrier_order();
   } else if (strcmp(family, "bcast") == 0 || strcmp(family, "gather") == 0 ||
              strcmp(family, "scatter") == 0 || strcmp(family, "reduce") == 0) {
     rooted(family);
