@@ -4,6 +4,8 @@
 # MPI benchmark programs of bench/mpi with each implementation, runs them side
 # by side (interleaved, repeated, medians taken), runs the physical floor, and
 # prints a markdown report to stdout and to <build>/bench-report.md.
+# Tests: latency, bw, msgrate, part, rma, io, spawn (MPI_Comm_spawn +
+# MPI_Comm_disconnect), coll<N> and comm<N> (see --tests).
 # Needs bash, coreutils (timeout, sort) and awk; python3 is not needed.
 set -euo pipefail
 
@@ -16,9 +18,9 @@ usage: bench/compare.sh [options]
   --shmpicc PATH   build shmpi's side with this compiler wrapper instead (installed
                    shmpi); shmpirun is taken from the same directory
   --only LIST      comma-separated subset of: shmpi,mpich,openmpi
-  --tests LIST     run only these tests: latency,bw,msgrate,part,rma,io,coll2,coll4,...,
-                   comm2,comm4,... (coll<N> for each --coll-np count, comm<N>
-                   for each --comm-np count)
+  --tests LIST     run only these tests: latency,bw,msgrate,part,rma,io,spawn,
+                   coll2,coll4,...,comm2,comm4,... (coll<N> for each --coll-np
+                   count, comm<N> for each --comm-np count)
   --quick          one repetition, short batches (about a minute in all)
   --reps N         repetitions of every run (default 3; medians are reported)
   --cores A,B      the two cores of the floor program (default 0,1)
@@ -37,7 +39,7 @@ usage: bench/compare.sh [options]
   --comm-np LIST   rank counts of the communicator-creation runs (default 2,4,8;
                    "none" skips them)
   --timeout S      limit of one program run in seconds (default 60, quick 30;
-                   communicator-creation runs: at most 30, quick 20)
+                   communicator-creation and spawn runs: at most 30, quick 20)
   --out FILE       report file (default: <build>/bench-report.md)
   --no-floor       skip the floor program
   --wait-quiet S   before every program run, wait for the CPUs to be idle (other
@@ -94,6 +96,12 @@ done
 # within minutes.
 comm_timeout=$((quick ? 20 : 30))
 ((comm_timeout < run_timeout)) || comm_timeout=$run_timeout
+# spawn bounds itself too (--time-limit of 15 s, 8 s with --quick, shared by
+# its three process counts, and a watchdog that ends the program when one
+# spawn has not returned after 10 s: Debian's Open MPI 4.1 with its external
+# PMIx 4 hangs now and then, a spawned process stuck in PMIx_Init, openpmix
+# issue 2735); this limit is the backstop.
+spawn_timeout=$comm_timeout
 [[ $comm_np == none ]] && comm_np=""
 [[ $coll_np == none ]] && coll_np=""
 if [[ $coll_comm != world && $coll_comm != inter ]]; then
@@ -118,7 +126,7 @@ note() { echo "compare.sh: $*" >&2; }
 wanted() { [[ ",$only," == *",$1,"* ]]; }
 
 declare -A label=([shmpi]="shmpi" [mpich]="MPICH" [openmpi]="Open MPI")
-progs=(latency bw msgrate coll comm part rma io)
+progs=(latency bw msgrate coll comm part rma io spawn)
 prog_args=()
 ((quick)) && prog_args=(--quick)
 cflags=(-O2 -std=c99 -Wall -Wno-stringop-overflow)
@@ -160,8 +168,9 @@ if wanted openmpi; then
     cc_cmd[openmpi]="mpicc.openmpi"
     # overload-allowed: more ranks than cores is refused by --bind-to core
     # alone; --oversubscribe also makes Open MPI yield when idle. ob1 + vader
-    # is Debian's default selection, named so that it cannot change silently.
-    run_cmd[openmpi]="mpirun.openmpi --oversubscribe --bind-to core:overload-allowed --mca pml ob1 --mca btl self,vader -n"
+    # is Debian's default selection, named so that it cannot change silently
+    # (the btl list is a launcher extra, see launch_extra).
+    run_cmd[openmpi]="mpirun.openmpi --oversubscribe --bind-to core:overload-allowed --mca pml ob1 -n"
     if [[ $(id -u) == 0 ]]; then
       run_cmd[openmpi]="mpirun.openmpi --allow-run-as-root ${run_cmd[openmpi]#mpirun.openmpi }"
       export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -170,6 +179,18 @@ if wanted openmpi; then
     why_missing[openmpi]="mpicc.openmpi/mpirun.openmpi not installed"
   fi
 fi
+
+# Launcher options of one implementation (IMPL) or of one of its tests
+# (IMPL.TEST, which replaces IMPL's), inserted before the -n that ends run_cmd.
+# spawn: shmpi never reuses a process slot, so the job's universe (default
+# np + 8) must hold every process spawned over the run; Open MPI's vader
+# cannot reach a process of another job (the spawned one), so tcp joins it
+# there (between the jobs only; within a job vader still wins).
+declare -A launch_extra=(
+  [openmpi]="--mca btl self,vader"
+  [openmpi.spawn]="--mca btl self,vader,tcp"
+  [shmpi.spawn]="--universe-size 96"
+)
 
 # --- build -------------------------------------------------------------------
 declare -A have_bin
@@ -208,6 +229,7 @@ tests=(
   "part|part|2||"
   "rma|rma|2||"
   "io|io|2||"
+  "spawn|spawn|2||$spawn_timeout"
 )
 # coll bounds itself: each operation gets its share of the program's time
 # limit (15 s, 8 s with --quick) and at least its first size, so even MPICH's
@@ -270,10 +292,15 @@ run_one() {
   fi
   ((wait_quiet > 0)) && wait_for_quiet
   note "rep $rep: ${label[$impl]} $name (np=$np)"
-  local rc=0 status=ok t0
+  local rc=0 status=ok t0 launch=${run_cmd[$impl]}
+  if [[ -n ${launch_extra[$impl.$name]+set} ]]; then
+    launch="${launch% -n} ${launch_extra[$impl.$name]} -n"
+  elif [[ -n ${launch_extra[$impl]:-} ]]; then
+    launch="${launch% -n} ${launch_extra[$impl]} -n"
+  fi
   t0=$(date +%s%3N)
   # shellcheck disable=SC2086
-  timeout -k 5 "$limit" ${run_cmd[$impl]} "$np" "$work/bin/$prog.$impl" \
+  timeout -k 5 "$limit" $launch "$np" "$work/bin/$prog.$impl" \
     ${prog_args[@]+"${prog_args[@]}"} $extra >"$log" 2>"$log.err" || rc=$?
   test_ms[$name]=$((${test_ms[$name]:-0} + $(date +%s%3N) - t0))
   if ((rc == 124 || rc == 137)); then
@@ -353,6 +380,7 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
       $1 == "part" { print impl "|" test "|" val("parts") " x " val("bytes") "|" val("usec") }
       $1 == "rma" { print impl "|" test "|" val("op") " " val("bytes") "|" val("usec") }
       $1 == "io" { print impl "|" test "|" val("op") " " val("bytes") "|" val("usec") }
+      $1 == "spawn" { print impl "|" test "|spawn " val("procs") " procs|" val("usec") }
       $1 == "part_plain" { print impl "|" test "|plain send " val("bytes") "|" val("usec") }
       $1 == "part_alloc" {
         print impl "|" test "|" val("parts") " x " val("bytes") " alloc_mem|" val("usec")
@@ -382,8 +410,8 @@ shopt -s nullglob  # no run at all leaves an empty table, not an error
     ' "$f"
   done
 } >"$work/all.txt"
-# "n/a": the implementation lacks the operation (coll prints usec=n/a); kept
-# apart so that medians are taken over numbers only.
+# "n/a": the implementation lacks the operation (coll and spawn print
+# usec=n/a); kept apart so that medians are taken over numbers only.
 grep '|n/a$' "$work/all.txt" >"$work/na.txt" || true
 
 # Median over repetitions of every impl|test|row.
@@ -513,6 +541,10 @@ rows_of() {  # rows of TEST in the order the programs print them
       o = index(" barrier bcast allreduce alltoall gather scatter allgather reduce_scatter_block scan neighbor_alltoall ",
                 " " w[1] " ")
       print o, w[2] + 0, $3 }' "$work/all.txt" | sort -k1,1n -k2,2n | cut -d' ' -f3-
+  elif [[ $1 == spawn ]]; then
+    # By process count ("spawn 4 procs"), whoever printed it first.
+    awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ { split($3, w, " "); print w[2] + 0, $3 }' \
+      "$work/all.txt" | sort -k1,1n | cut -d' ' -f2-
   else
     awk -F'|' -v t="$1" '$2 == t && !seen[$3]++ { print $3 }' "$work/all.txt"
   fi
@@ -674,6 +706,20 @@ render() {
   if ((${#comm_rows[@]})); then
     first_col=operation table "Communicator creation (create + free per second, slowest rank; higher is better)" \
       comm auto higher "${comm_rows[@]}"
+  fi
+  local -a spawn_rows=()
+  while IFS= read -r r; do spawn_rows+=("$r"); done < <(rows_of spawn)
+  if ((${#spawn_rows[@]})); then
+    echo
+    echo "Spawn: MPI_COMM_WORLD of 2 ranks calls MPI_Comm_spawn of K processes of the"
+    echo "program (root 0, MPI_INFO_NULL), then MPI_Comm_disconnect; the children only"
+    echo "disconnect and finalize. Timed on both parents after a barrier, the slowest one's"
+    echo "time, median over the repetitions after an untimed first spawn. shmpi runs with"
+    echo "--universe-size 96 (it never reuses a slot), Open MPI with the tcp btl beside"
+    echo "vader (vader cannot reach another job). n/a: the first spawn failed. A spawn"
+    echo "that has not returned after 10 s ends the run (exit 3) with the repetitions so far."
+    first_col=case table "MPI_Comm_spawn + MPI_Comm_disconnect (µs per call, np=2 parents, slowest parent; lower is better)" \
+      spawn auto lower "${spawn_rows[@]}"
   fi
   if [[ -n $floor_bin ]]; then
     echo
