@@ -268,6 +268,13 @@ void init_predefined_comms(MpiState& s, const runtime::WorldInfo& world) {
   if (world.world_block != 0) {
     CommBlock* block = block_pool().at(world.world_block);
     w.shared->use_block(block, block->header.capacity);
+    // The pool may have handed the root a block an earlier communicator
+    // used: its slots hold round words up to base_round, so this world
+    // counts on from there, as attach_block does. Relaxed: the root took
+    // the block from the pool (acquire) before it published the spawn
+    // request, which reached us through the launcher's release.
+    w.shared->round = block->header.base_round.load(std::memory_order_relaxed);
+    w.shared->all_seen = w.shared->round;
   } else {
     w.shared->use_block(segment.at<CommBlock>(segment.layout().scratch_offset +
                                               kWorldBlockInScratch),

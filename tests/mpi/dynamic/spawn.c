@@ -5,7 +5,7 @@
 // itself (argv: "child" and the case) and both groups check what they see:
 // sizes, MPI_APPNUM, arguments, messages and collectives over the
 // intercommunicator, MPI_Comm_get_parent before and after disconnecting.
-// Cases: basic, root_last, multiple, nested, soft, wdir, twice.
+// Cases: basic, root_last, multiple, nested, soft, wdir, twice, recycled.
 #define _XOPEN_SOURCE 700  // realpath
 #include <stdlib.h>
 #include <unistd.h>
@@ -177,6 +177,22 @@ static int run_child(MPI_Comm parent, int argc, char** argv) {
     MT_CHECK(strcmp(cwd, expected) == 0, "the child runs in %s, not %s", cwd,
              expected);
     child_common(parent, 1, 0);
+  } else if (strcmp(which, "recycled") == 0) {
+    child_common(parent, 2, 0);
+    // Many rounds on the children's world, each result checked: a world
+    // whose block kept an earlier communicator's rounds would read stale
+    // slots as this round's.
+    int rank = 0;
+    MT_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    for (int i = 0; i < 50; ++i) {
+      int mine = rank * 100 + i, sum = 0;
+      MT_CHECK_MPI(
+          MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+      MT_CHECK(sum == 100 + 2 * i,
+               "allreduce %d on the children's world "
+               "gave %d, not %d",
+               i, sum, 100 + 2 * i);
+    }
   } else {
     MT_FAIL("unknown child case '%s'", which);
   }
@@ -261,6 +277,25 @@ static void case_twice(void) {
   }
 }
 
+// The children's world gets a block that an earlier communicator of the
+// parents used (one of two members, as the children's world): the
+// parents run rounds on a duplicate of their world and free it, and the
+// block goes back to the pool before the spawn takes one.
+static void case_recycled(void) {
+  MPI_Comm dup = MPI_COMM_NULL;
+  MT_CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+  for (int i = 0; i < 40; ++i) {
+    int one = 1, sum = 0;
+    MT_CHECK_MPI(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, dup));
+    MT_CHECK(sum == mt_size(), "allreduce on the duplicate gave %d", sum);
+  }
+  MT_CHECK_MPI(MPI_Comm_free(&dup));
+  MT_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));  // every member has let go
+  MPI_Comm inter = spawn_children("recycled", 2, 0, MPI_INFO_NULL, 2);
+  talk(inter, 1, 0);
+  end_with(inter);
+}
+
 int main(int argc, char** argv) {
   MPI_Comm parent = mt_spawn_init(&argc, &argv);
   if (parent != MPI_COMM_NULL) {
@@ -270,7 +305,7 @@ int main(int argc, char** argv) {
       {"basic", case_basic},       {"root_last", case_root_last},
       {"multiple", case_multiple}, {"nested", case_nested},
       {"soft", case_soft},         {"wdir", case_wdir},
-      {"twice", case_twice},
+      {"twice", case_twice},       {"recycled", case_recycled},
   };
   mt_run_case(argc, argv, cases, sizeof cases / sizeof cases[0]);
   MPI_Finalize();
