@@ -60,6 +60,17 @@ bool find_core_mates(Comm& comm) {
   return bound;
 }
 
+bool shares_my_core(std::uint32_t slot) {
+  const p2p::Engine& engine = *mpi::state().engine;
+  if (!engine.config().oversubscribed) {
+    return false;
+  }
+  // Plain fields: written by the launcher before the ranks started.
+  const segment::Segment& segment = engine.segment();
+  const std::int32_t mine = segment.rank_info(engine.my_slot()).core;
+  return mine >= 0 && segment.rank_info(slot).core == mine;
+}
+
 p2p::PollHint poll_hint_for_root(Comm& comm, int awaited) {
   if (!find_core_mates(comm)) {
     return p2p::PollHint::kAsUsual;

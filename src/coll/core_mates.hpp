@@ -54,6 +54,10 @@ p2p::PollHint poll_hint_for_member(Comm& comm, int awaited);
 // published a later round yet, so that it leaves first.
 void leave_all_arrived(Comm& comm);
 
+// Whether the process in segment slot `slot` is bound to this process's
+// core while ranks outnumber cores (a peer that cannot run while we poll).
+bool shares_my_core(std::uint32_t slot);
+
 // The members of `comm` bound to the same core as this process, in rank
 // order, found once per communicator when ranks outnumber cores; false
 // when they do not, or some member (or this process) is not bound to one

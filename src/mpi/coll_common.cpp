@@ -27,20 +27,6 @@ void start_bytes_recv(p2p::Request& request, Comm* comm, int source, int tag,
 
 }  // namespace
 
-bool shares_core(const Comm& comm, int peer) {
-  const p2p::Engine& engine = *state().engine;
-  if (!engine.config().oversubscribed || peer < 0 ||
-      static_cast<std::size_t>(peer) >= comm.slots.size()) {
-    return false;
-  }
-  // Plain fields: written by the launcher before the ranks started.
-  const segment::Segment& segment = engine.segment();
-  const std::int32_t mine = segment.rank_info(engine.my_slot()).core;
-  return mine >= 0 &&
-         segment.rank_info(comm.slots[static_cast<std::size_t>(peer)]).core ==
-             mine;
-}
-
 void start_coll_send(p2p::Request& request, Comm* comm, int dest, int tag,
                      const datatype::Layout& data) {
   request.kind = p2p::RequestKind::kSend;

@@ -23,10 +23,6 @@ inline constexpr int kLeaderTag = 5;  // intercommunicator leader exchanges
 
 // Starts a send or receive of `data` (any Layout) on the collective
 // context; the caller waits for request.complete. Not for MPI_PROC_NULL.
-// Whether `peer` of `comm` (a remote member on an intercommunicator) is
-// bound to this process's core while ranks outnumber cores.
-bool shares_core(const Comm& comm, int peer);
-
 void start_coll_send(p2p::Request& request, Comm* comm, int dest, int tag,
                      const datatype::Layout& data);
 void start_coll_recv(p2p::Request& request, Comm* comm, int source, int tag,

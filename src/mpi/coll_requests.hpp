@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/assert.hpp"
+#include "coll/core_mates.hpp"
 #include "coll/task.hpp"
 #include "datatype/pack.hpp"
 #include "mpi/coll_common.hpp"
@@ -49,12 +50,12 @@ class Requests {
   Requests& operator=(Requests&&) = delete;
   void send(Comm& comm, int dest, int tag, const datatype::Layout& data) {
     SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
-    mates_[count_] = shares_core(comm, dest);
+    mates_[count_] = with_mate(comm, dest);
     start_coll_send(requests_[count_++], &comm, dest, tag, data);
   }
   void recv(Comm& comm, int source, int tag, const datatype::Layout& data) {
     SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
-    mates_[count_] = shares_core(comm, source);
+    mates_[count_] = with_mate(comm, source);
     start_coll_recv(requests_[count_++], &comm, source, tag, data);
   }
   bool done() {
@@ -90,6 +91,13 @@ class Requests {
   auto all() { return ::shmpi::coll::until(AllDone{this}); }
 
  private:
+  // Whether `peer` of `comm` (a remote member on an intercommunicator)
+  // shares this process's core.
+  static bool with_mate(const Comm& comm, int peer) {
+    return peer >= 0 && static_cast<std::size_t>(peer) < comm.slots.size() &&
+           ::shmpi::coll::shares_my_core(
+               comm.slots[static_cast<std::size_t>(peer)]);
+  }
   struct AllDone {
     Requests* requests;
     bool operator()() { return requests->done(); }
