@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 #include "coll/rounds.hpp"
@@ -60,11 +61,8 @@ bool find_core_mates(Comm& comm) {
   return bound;
 }
 
-bool shares_my_core(std::uint32_t slot) {
+bool bound_to_my_core(std::uint32_t slot) {
   const p2p::Engine& engine = *mpi::state().engine;
-  if (!engine.config().oversubscribed) {
-    return false;
-  }
   // Plain fields: written by the launcher before the ranks started.
   const segment::Segment& segment = engine.segment();
   const std::int32_t mine = segment.rank_info(engine.my_slot()).core;
@@ -136,13 +134,47 @@ p2p::PollHint AllArrived::hint() { return poll_hint_for_all(*comm); }
 p2p::PollHint Writable::hint() { return poll_hint_for_all(*comm); }
 p2p::PollHint Arrival::hint() { return poll_hint_for_member(*comm, m); }
 
+namespace {
+
+constexpr std::uint32_t kNoSender = ~std::uint32_t{0};
+
+// The slot of the mate whose message this process waited for last, until
+// the next all-arrived round. Relaxed: a hint for this process's own
+// scheduling; with MPI_THREAD_MULTIPLE any thread's value will do.
+std::atomic<std::uint32_t> mate_sender{kNoSender};
+
+// The rank in `comm` of the mate in segment slot `slot`, or -1.
+int mate_rank(const Comm& comm, std::uint32_t slot) {
+  for (const int m : comm.shared->core_mates) {
+    if (comm.slots[static_cast<std::size_t>(m)] == slot) {
+      return m;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+void note_mate_sender(std::uint32_t slot) {
+  mate_sender.store(slot, std::memory_order_relaxed);
+}
+
 void leave_all_arrived(Comm& comm) {
   mpi::detail::CommShared& shared = *comm.shared;
-  if (!shared.rooted_since_all) [[likely]] {
-    return;  // set only with core mates below us (note_rooted_round)
+  int first = -1;
+  if (shared.rooted_since_all) {
+    // Set only with core mates below us (note_rooted_round).
+    shared.rooted_since_all = false;
+    first = shared.core_mates.front();
+  } else if (const std::uint32_t sender =
+                 mate_sender.load(std::memory_order_relaxed);
+             sender != kNoSender) [[unlikely]] {
+    mate_sender.store(kNoSender, std::memory_order_relaxed);
+    if (find_core_mates(comm)) {
+      first = mate_rank(comm, sender);
+    }
   }
-  shared.rooted_since_all = false;
-  if (!reached(comm, shared.core_mates.front(), shared.round + 1)) {
+  if (first >= 0 && !reached(comm, first, shared.round + 1)) {
     ::sched_yield();
   }
 }

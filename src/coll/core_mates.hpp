@@ -48,15 +48,30 @@ p2p::PollHint poll_hint_for_all(Comm& comm);
 // rank outside the communicator shares the core; else kAsUsual.
 p2p::PollHint poll_hint_for_member(Comm& comm, int awaited);
 
-// After a round in which every member waited for every other: when this
-// communicator had a rooted round since the last such one and this process
-// is not the lowest member on its core, yields once if that member has not
-// published a later round yet, so that it leaves first.
+// A point-to-point receive of this process waits (or a collective step
+// posts one) for a message from segment slot `slot`, bound to our core:
+// the next round in which everyone waits for everyone lets that sender
+// leave first (leave_all_arrived). Call only when shares_my_core(slot).
+void note_mate_sender(std::uint32_t slot);
+
+// After a round in which every member waited for every other, this process
+// lets one mate leave first by yielding once if that mate has not
+// published a later round yet:
+// - when this communicator had a rooted round since the last such round
+//   and this process is not the lowest member on its core: the lowest
+//   (typically the root);
+// - else, when this process last waited for a message from a mate that is
+//   a member (note_mate_sender): that mate, so that it sends before we
+//   wait for it again.
 void leave_all_arrived(Comm& comm);
 
 // Whether the process in segment slot `slot` is bound to this process's
-// core while ranks outnumber cores (a peer that cannot run while we poll).
-bool shares_my_core(std::uint32_t slot);
+// core (bound_to_my_core), asked only while ranks outnumber cores: a peer
+// that cannot run while we poll. Inline: point-to-point receives ask it.
+bool bound_to_my_core(std::uint32_t slot);
+inline bool shares_my_core(std::uint32_t slot) {
+  return mpi::state().engine->config().oversubscribed && bound_to_my_core(slot);
+}
 
 // The members of `comm` bound to the same core as this process, in rank
 // order, found once per communicator when ranks outnumber cores; false

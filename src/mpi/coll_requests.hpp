@@ -56,6 +56,10 @@ class Requests {
   void recv(Comm& comm, int source, int tag, const datatype::Layout& data) {
     SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
     mates_[count_] = with_mate(comm, source);
+    if (mates_[count_] != 0) {
+      ::shmpi::coll::note_mate_sender(
+          comm.slots[static_cast<std::size_t>(source)]);
+    }
     start_coll_recv(requests_[count_++], &comm, source, tag, data);
   }
   bool done() {

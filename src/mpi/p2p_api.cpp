@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "coll/core_mates.hpp"
 #include "mpi/coll_driver.hpp"
 #include "mpi/core.hpp"
 #include "mpi/detail/count_forms.hpp"
@@ -144,11 +145,21 @@ int recv_impl(void* buf, MPI_Count count, MPI_Datatype datatype, int source,
       rc != MPI_SUCCESS) {
     return rc;
   }
+  // From a sender bound to our core (ranks outnumber cores): it cannot
+  // run while we poll, so a wait yields at once, and the next barrier
+  // lets it leave first, to send before we wait for it again
+  // (coll/core_mates.hpp). Noted whether or not this receive waits: one
+  // that finds its message did not wait because the sender left first.
+  bool from_mate = false;
   if (source >= 0) {
+    const std::uint32_t slot = op.comm->slots[static_cast<std::size_t>(source)];
+    from_mate = ::shmpi::coll::shares_my_core(slot);
+    if (from_mate) [[unlikely]] {
+      ::shmpi::coll::note_mate_sender(slot);
+    }
     p2p::Status direct;
-    if (state().engine->recv_now(
-            op.comm->slots[static_cast<std::size_t>(source)],
-            op.comm->recv_context_id, source, tag, op.layout, &direct)) {
+    if (state().engine->recv_now(slot, op.comm->recv_context_id, source, tag,
+                                 op.layout, &direct)) {
       fill_status(status, direct);
       return MPI_SUCCESS;
     }
@@ -158,8 +169,14 @@ int recv_impl(void* buf, MPI_Count count, MPI_Datatype datatype, int source,
   if (source == MPI_PROC_NULL) {
     complete_proc_null(request);
   } else {
-    state().engine->start_recv(request);
-    state().engine->wait(request);
+    p2p::Engine& engine = *state().engine;
+    engine.start_recv(request);
+    engine.wait_until(
+        [&request] { return request.complete.load(std::memory_order_acquire); },
+        [from_mate] {
+          return from_mate ? p2p::PollHint::kYieldAtOnce
+                           : p2p::PollHint::kAsUsual;
+        });
   }
   fill_status(status, request.status);
   if (request.status.error != MPI_SUCCESS) {

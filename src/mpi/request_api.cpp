@@ -2,6 +2,8 @@
 // Completion: the wait/test family, request free and cancel, request status.
 #include <mpi.h>
 
+#include "coll/core_mates.hpp"
+#include "mpi/comm.hpp"
 #include "mpi/core.hpp"
 #include "mpi/detail/pmpi.hpp"
 #include "mpi/grequest.hpp"
@@ -35,6 +37,31 @@ bool is_idle(MPI_Request handle, p2p::Request* request) {
 
 bool is_complete(const p2p::Request& request) {
   return request.complete.load(std::memory_order_acquire);
+}
+
+// How to wait for a point-to-point request when ranks outnumber cores
+// (asked only then, and only when it was not complete at once): with a
+// peer bound to this process's core, yield at once, since the peer cannot
+// run while we poll; a receive also lets that sender leave the next
+// barrier first (coll/core_mates.hpp).
+p2p::PollHint wait_hint(const p2p::Request& r) {
+  if (r.kind == p2p::RequestKind::kSend) {
+    return coll::shares_my_core(r.peer_slot) ? p2p::PollHint::kYieldAtOnce
+                                             : p2p::PollHint::kAsUsual;
+  }
+  // Relaxed: MPI_Isendrecv's whole request has parts, and no peer of its
+  // own; the count was set before the handle was returned.
+  if (r.kind != p2p::RequestKind::kRecv || r.peer < 0 || r.comm == nullptr ||
+      r.pending_parts.load(std::memory_order_relaxed) != 0) {
+    return p2p::PollHint::kAsUsual;
+  }
+  const std::vector<std::uint32_t>& slots = static_cast<Comm*>(r.comm)->slots;
+  const auto peer = static_cast<std::size_t>(r.peer);
+  if (peer >= slots.size() || !coll::shares_my_core(slots[peer])) {
+    return p2p::PollHint::kAsUsual;
+  }
+  coll::note_mate_sender(slots[peer]);
+  return p2p::PollHint::kYieldAtOnce;
 }
 
 // Validates every handle of an array; raises MPI_ERR_REQUEST for the first
@@ -155,7 +182,8 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) noexcept {
     return fail(nullptr, MPI_ERR_REQUEST, "MPI_Wait",
                 "invalid request handle %p", static_cast<void*>(*request));
   }
-  state().engine->wait(*r);
+  state().engine->wait_until([r] { return is_complete(*r); },
+                             [r] { return wait_hint(*r); });
   auto* comm = static_cast<Comm*>(r->comm);
   if (int error = retire(request, r, status); error != MPI_SUCCESS) {
     return fail(comm, error, "MPI_Wait", "the operation failed");
@@ -210,15 +238,22 @@ extern "C" int PMPI_Waitall(int count, MPI_Request requests[],
   // A request stays complete until retired below, so each look resumes at
   // the first one that was not (the whole array is not scanned per pass).
   int first_open = 0;
-  state().engine->wait_until([&] {
-    for (; first_open < count; ++first_open) {
-      p2p::Request* r = find_request(requests[first_open]);
-      if (!is_idle(requests[first_open], r) && !is_complete(*r)) {
-        return false;
-      }
-    }
-    return true;
-  });
+  state().engine->wait_until(
+      [&] {
+        for (; first_open < count; ++first_open) {
+          p2p::Request* r = find_request(requests[first_open]);
+          if (!is_idle(requests[first_open], r) && !is_complete(*r)) {
+            return false;
+          }
+        }
+        return true;
+      },
+      [&] {
+        // Asked while a request is open: the first one still is.
+        return first_open < count
+                   ? wait_hint(*find_request(requests[first_open]))
+                   : p2p::PollHint::kAsUsual;
+      });
   return retire_all(count, requests, statuses, "MPI_Waitall");
 }
 SHMPI_PMPI_ALIAS(MPI_Waitall);
