@@ -48,10 +48,11 @@ p2p::PollHint poll_hint_for_all(Comm& comm);
 // rank outside the communicator shares the core; else kAsUsual.
 p2p::PollHint poll_hint_for_member(Comm& comm, int awaited);
 
-// A point-to-point receive of this process waits (or a collective step
-// posts one) for a message from segment slot `slot`, bound to our core:
-// the next round in which everyone waits for everyone lets that sender
-// leave first (leave_all_arrived). Call only when shares_my_core(slot).
+// A point-to-point receive of this process waits for a message from
+// segment slot `slot`, bound to our core: the next round in which everyone
+// waits for everyone lets that sender leave first (leave_all_arrived).
+// Call only when shares_my_core(slot). Collective steps do not call it
+// (coll_requests.hpp says why).
 void note_mate_sender(std::uint32_t slot);
 
 // After a round in which every member waited for every other, this process
