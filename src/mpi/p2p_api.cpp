@@ -109,6 +109,7 @@ int sendrecv(const Operation& send_op, const Operation& recv_op,
   p2p::Engine& engine = *state().engine;
   p2p::Request recv;
   setup_recv(recv, recv_op);
+  const bool from_mate = note_if_mate_source(*recv_op.comm, recv_op.peer);
   if (recv_op.peer == MPI_PROC_NULL) {
     complete_proc_null(recv);
   } else {
@@ -121,10 +122,20 @@ int sendrecv(const Operation& send_op, const Operation& recv_op,
   } else {
     engine.start_send(send);
   }
-  engine.wait_until([&] {
-    return send.complete.load(std::memory_order_acquire) &&
-           recv.complete.load(std::memory_order_acquire);
-  });
+  engine.wait_until(
+      [&] {
+        return send.complete.load(std::memory_order_acquire) &&
+               recv.complete.load(std::memory_order_acquire);
+      },
+      [&] {
+        // Yield at once only if what is still open waits for core mates
+        // (a send's peer_slot is set by setup_send).
+        const bool recv_mate =
+            from_mate || recv.complete.load(std::memory_order_acquire);
+        const bool send_mate = send.complete.load(std::memory_order_acquire) ||
+                               ::shmpi::coll::shares_my_core(send.peer_slot);
+        return mate_hint(recv_mate && send_mate);
+      });
   fill_status(status, recv.status);
   if (recv.status.error != MPI_SUCCESS) {
     return fail(recv_op.comm, recv.status.error, function, "message truncated");
@@ -145,18 +156,11 @@ int recv_impl(void* buf, MPI_Count count, MPI_Datatype datatype, int source,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  // From a sender bound to our core (ranks outnumber cores): it cannot
-  // run while we poll, so a wait yields at once, and the next barrier
-  // lets it leave first, to send before we wait for it again
-  // (coll/core_mates.hpp). Noted whether or not this receive waits: one
-  // that finds its message did not wait because the sender left first.
-  bool from_mate = false;
+  // Noted whether or not this receive waits: one that finds its message
+  // did not wait because the sender left the barrier first.
+  const bool from_mate = note_if_mate_source(*op.comm, source);
   if (source >= 0) {
     const std::uint32_t slot = op.comm->slots[static_cast<std::size_t>(source)];
-    from_mate = ::shmpi::coll::shares_my_core(slot);
-    if (from_mate) [[unlikely]] {
-      ::shmpi::coll::note_mate_sender(slot);
-    }
     p2p::Status direct;
     if (state().engine->recv_now(slot, op.comm->recv_context_id, source, tag,
                                  op.layout, &direct)) {
@@ -173,10 +177,7 @@ int recv_impl(void* buf, MPI_Count count, MPI_Datatype datatype, int source,
     engine.start_recv(request);
     engine.wait_until(
         [&request] { return request.complete.load(std::memory_order_acquire); },
-        [from_mate] {
-          return from_mate ? p2p::PollHint::kYieldAtOnce
-                           : p2p::PollHint::kAsUsual;
-        });
+        [from_mate] { return mate_hint(from_mate); });
   }
   fill_status(status, request.status);
   if (request.status.error != MPI_SUCCESS) {
@@ -245,6 +246,7 @@ int isendrecv(Operation send_op, const Operation& recv_op, bool replace,
     recv->internal = true;
     recv->parent = whole;
     recv->status_to_parent = true;
+    note_if_mate_source(*recv_op.comm, recv_op.peer);
     state().engine->start_recv(*recv);
   }
   if (send != nullptr) {

@@ -45,6 +45,10 @@ int start_request(p2p::Request& request, const char* function) noexcept {
   }
   p2p::Engine& engine = *state().engine;
   if (request.kind == p2p::RequestKind::kRecv) {
+    // Noted when posted, not only when waited for: a receive whose wait
+    // finds the message there did not wait because the sender left the
+    // barrier first, and must keep it so.
+    note_if_mate_source(*static_cast<Comm*>(request.comm), request.peer);
     engine.start_recv(request);
     return MPI_SUCCESS;
   }

@@ -5,11 +5,34 @@
 
 #include <memory>
 
+#include "coll/core_mates.hpp"
 #include "mpi/core.hpp"
 #include "mpi/datatype.hpp"
 #include "p2p/engine.hpp"
 
 namespace shmpi::mpi {
+
+// Whether a receive or probe for `source` of `comm` waits for a sender
+// bound to this process's core (only while ranks outnumber cores): that
+// sender cannot run while we poll, so the wait yields at once
+// (p2p::PollHint::kYieldAtOnce), and the sender is noted so that the next
+// barrier lets it leave first, to send before we wait for it again
+// (coll/core_mates.hpp). A wildcard source is never a core mate.
+inline bool note_if_mate_source(const Comm& comm, int source) {
+  if (source < 0 || static_cast<std::size_t>(source) >= comm.slots.size()) {
+    return false;
+  }
+  const std::uint32_t slot = comm.slots[static_cast<std::size_t>(source)];
+  if (!::shmpi::coll::shares_my_core(slot)) [[likely]] {
+    return false;
+  }
+  ::shmpi::coll::note_mate_sender(slot);
+  return true;
+}
+
+inline p2p::PollHint mate_hint(bool from_mate) {
+  return from_mate ? p2p::PollHint::kYieldAtOnce : p2p::PollHint::kAsUsual;
+}
 
 struct Operation {
   Comm* comm = nullptr;

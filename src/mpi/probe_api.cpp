@@ -79,8 +79,10 @@ extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm,
   }
   p2p::Status found;
   p2p::Engine& engine = *state().engine;
+  const bool from_mate = note_if_mate_source(*c, source);
   engine.wait_until(
-      [&] { return engine.iprobe(c->recv_context_id, source, tag, &found); });
+      [&] { return engine.iprobe(c->recv_context_id, source, tag, &found); },
+      [from_mate] { return mate_hint(from_mate); });
   fill_status(status, found);
   return MPI_SUCCESS;
 }
@@ -136,10 +138,13 @@ extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm comm,
   int flag = 0;
   p2p::Engine& engine = *state().engine;
   int rc = MPI_SUCCESS;
-  engine.wait_until([&] {
-    rc = PMPI_Improbe(source, tag, comm, &flag, message, status);
-    return rc != MPI_SUCCESS || flag != 0;
-  });
+  const bool from_mate = note_if_mate_source(*c, source);
+  engine.wait_until(
+      [&] {
+        rc = PMPI_Improbe(source, tag, comm, &flag, message, status);
+        return rc != MPI_SUCCESS || flag != 0;
+      },
+      [from_mate] { return mate_hint(from_mate); });
   return rc;
 }
 SHMPI_PMPI_ALIAS(MPI_Mprobe);

@@ -39,29 +39,44 @@ bool is_complete(const p2p::Request& request) {
   return request.complete.load(std::memory_order_acquire);
 }
 
-// How to wait for a point-to-point request when ranks outnumber cores
-// (asked only then, and only when it was not complete at once): with a
-// peer bound to this process's core, yield at once, since the peer cannot
-// run while we poll; a receive also lets that sender leave the next
-// barrier first (coll/core_mates.hpp).
-p2p::PollHint wait_hint(const p2p::Request& r) {
+// Whether waiting for point-to-point request `r` waits for a peer bound to
+// this process's core (asked only when ranks outnumber cores, and only for
+// a request that was not complete at once): such a peer cannot run while
+// we poll, so the wait yields at once. A receive also notes that sender,
+// so that it leaves the next barrier first (coll/core_mates.hpp).
+bool waits_for_mate(const p2p::Request& r) {
   if (r.kind == p2p::RequestKind::kSend) {
-    return coll::shares_my_core(r.peer_slot) ? p2p::PollHint::kYieldAtOnce
-                                             : p2p::PollHint::kAsUsual;
+    return coll::shares_my_core(r.peer_slot);
   }
   // Relaxed: MPI_Isendrecv's whole request has parts, and no peer of its
   // own; the count was set before the handle was returned.
-  if (r.kind != p2p::RequestKind::kRecv || r.peer < 0 || r.comm == nullptr ||
+  if (r.kind != p2p::RequestKind::kRecv || r.comm == nullptr ||
       r.pending_parts.load(std::memory_order_relaxed) != 0) {
-    return p2p::PollHint::kAsUsual;
+    return false;
   }
-  const std::vector<std::uint32_t>& slots = static_cast<Comm*>(r.comm)->slots;
-  const auto peer = static_cast<std::size_t>(r.peer);
-  if (peer >= slots.size() || !coll::shares_my_core(slots[peer])) {
-    return p2p::PollHint::kAsUsual;
+  return note_if_mate_source(*static_cast<Comm*>(r.comm), r.peer);
+}
+
+p2p::PollHint wait_hint(const p2p::Request& r) {
+  return mate_hint(waits_for_mate(r));
+}
+
+// The same for a wait for any of an array (Waitany, Waitsome): yield at
+// once only if every open request waits for a core mate, since one from
+// another core could complete while we poll.
+p2p::PollHint any_hint(int count, MPI_Request requests[]) {
+  bool any_open = false;
+  for (int i = 0; i < count; ++i) {
+    p2p::Request* r = find_request(requests[i]);
+    if (is_idle(requests[i], r) || is_complete(*r)) {
+      continue;
+    }
+    if (!waits_for_mate(*r)) {
+      return p2p::PollHint::kAsUsual;
+    }
+    any_open = true;
   }
-  coll::note_mate_sender(slots[peer]);
-  return p2p::PollHint::kYieldAtOnce;
+  return mate_hint(any_open);
 }
 
 // Validates every handle of an array; raises MPI_ERR_REQUEST for the first
@@ -334,10 +349,12 @@ extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index,
   }
   int found = find_completed(count, requests);
   if (found == -1) {
-    state().engine->wait_until([&] {
-      found = find_completed(count, requests);
-      return found != -1;
-    });
+    state().engine->wait_until(
+        [&] {
+          found = find_completed(count, requests);
+          return found != -1;
+        },
+        [&] { return any_hint(count, requests); });
   }
   return finish_any(count, requests, found, index, status, "MPI_Waitany");
 }
@@ -431,7 +448,8 @@ extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount,
       rc != MPI_SUCCESS) {
     return rc;
   }
-  state().engine->wait_until([&] { return some_ready(incount, requests); });
+  state().engine->wait_until([&] { return some_ready(incount, requests); },
+                             [&] { return any_hint(incount, requests); });
   return collect_some(incount, requests, outcount, indices, statuses,
                       "MPI_Waitsome");
 }

@@ -13,7 +13,7 @@ enum class PollHint {
   // while the hint holds.
   kLonger,
   // The awaited rank shares our core, so it cannot run while we poll:
-  // yield at once.
+  // yield after one look.
   kYieldAtOnce,
 };
 

@@ -3,15 +3,17 @@
 // its partner in the upper half (rank + np/2), through each way of
 // receiving it: MPI_Recv, MPI_Irecv + MPI_Wait, MPI_Waitall of the
 // receive and a send back, MPI_Isendrecv + MPI_Wait, a persistent receive
-// (MPI_Recv_init, MPI_Start, MPI_Wait) and MPI_Mprobe + MPI_Mrecv; eager
-// and rendezvous sizes. With ranks bound round robin to 2 cores, the
+// (MPI_Recv_init, MPI_Start, MPI_Wait), MPI_Mprobe + MPI_Mrecv,
+// MPI_Probe + MPI_Recv, MPI_Waitany of the receive and a send back
+// (until both are done) and MPI_Irecv + MPI_Waitsome; eager and
+// rendezvous sizes. With ranks bound round robin to 2 cores, the
 // partners share a core: shmpi then waits for the sender by yielding at
 // once and lets the sender leave the next barrier first
 // (src/coll/core_mates.hpp). Whatever the order, every message must arrive
 // whole, from the right source.
 #include "mpitest.h"
 
-enum { kTag = 5, kBackTag = 6 };
+enum { kTag = 5, kBackTag = 6, kForms = 9 };
 
 static void exchange(int form, size_t len, char* buf, char* back, int iter) {
   const int rank = mt_rank();
@@ -24,8 +26,8 @@ static void exchange(int form, size_t len, char* buf, char* back, int iter) {
               (uint32_t)(iter * np + (upper ? partner : rank)));
   if (rank < half) {
     mt_fill(buf, len, seed);
-    if (form == 2 || form == 3) {
-      // Waitall and Isendrecv send something back.
+    if (form == 2 || form == 3 || form == 7) {
+      // Waitall, Isendrecv and Waitany send something back.
       MPI_Sendrecv(buf, (int)len, MPI_BYTE, partner, kTag, back, 1, MPI_BYTE,
                    partner, kBackTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MT_CHECK(back[0] == (char)(iter & 0x7f), "reply %d, expected %d", back[0],
@@ -73,10 +75,47 @@ static void exchange(int form, size_t len, char* buf, char* back, int iter) {
       MPI_Wait(&requests[0], &status);
       MPI_Request_free(&requests[0]);
       break;
-    default: {
+    case 5: {
       MPI_Message message;
       MPI_Mprobe(partner, kTag, MPI_COMM_WORLD, &message, &status);
       MPI_Mrecv(buf, (int)len, MPI_BYTE, &message, &status);
+      break;
+    }
+    case 6: {
+      MPI_Status probed;
+      MPI_Probe(partner, kTag, MPI_COMM_WORLD, &probed);
+      int probed_count = -1;
+      MPI_Get_count(&probed, MPI_BYTE, &probed_count);
+      MT_CHECK(probed.MPI_SOURCE == partner && probed_count == (int)len,
+               "probe: source %d count %d, expected %d and %zu",
+               probed.MPI_SOURCE, probed_count, partner, len);
+      MPI_Recv(buf, (int)len, MPI_BYTE, partner, kTag, MPI_COMM_WORLD, &status);
+      break;
+    }
+    case 7: {
+      MPI_Irecv(buf, (int)len, MPI_BYTE, partner, kTag, MPI_COMM_WORLD,
+                &requests[0]);
+      MPI_Isend(&reply, 1, MPI_BYTE, partner, kBackTag, MPI_COMM_WORLD,
+                &requests[1]);
+      for (int done = 0; done < 2; ++done) {
+        int index = -1;
+        MPI_Status any;
+        MPI_Waitany(2, requests, &index, &any);
+        MT_CHECK(index == 0 || index == 1, "Waitany index %d", index);
+        if (index == 0) {
+          status = any;
+        }
+      }
+      break;
+    }
+    default: {
+      MPI_Irecv(buf, (int)len, MPI_BYTE, partner, kTag, MPI_COMM_WORLD,
+                &requests[0]);
+      int outcount = 0;
+      int index = -1;
+      MPI_Waitsome(1, requests, &outcount, &index, &status);
+      MT_CHECK(outcount == 1 && index == 0, "Waitsome gave %d, index %d",
+               outcount, index);
       break;
     }
   }
@@ -106,7 +145,7 @@ int main(int argc, char** argv) {
   char* buf = mt_malloc(kMax + MT_GUARD_LEN);
   char back[1];
   const int iters = (int)mt_scale(40);
-  for (int form = 0; form < 6; ++form) {
+  for (int form = 0; form < kForms; ++form) {
     for (size_t s = 0; s < sizeof kSizes / sizeof kSizes[0]; ++s) {
       for (int iter = 0; iter < iters; ++iter) {
         MPI_Barrier(MPI_COMM_WORLD);
@@ -117,7 +156,7 @@ int main(int argc, char** argv) {
   free(buf);
   MPI_Barrier(MPI_COMM_WORLD);
   if (mt_rank() == 0) {
-    printf("after_barrier: %d forms x %zu sizes x %d iterations\n", 6,
+    printf("after_barrier: %d forms x %zu sizes x %d iterations\n", kForms,
            sizeof kSizes / sizeof kSizes[0], iters);
   }
   MPI_Finalize();
