@@ -4,8 +4,8 @@
 // intercommunicator collectives (coll_inter.cpp) and the neighbourhood
 // collectives (coll_neighbor.cpp) post their sends and receives here, then
 // co_await all(). When ranks outnumber cores, a wait for a peer bound to
-// this process's core yields at once (p2p::PollHint::kYieldAtOnce): the
-// peer cannot run while we poll.
+// this process's core yields after one look at the rings
+// (p2p::PollHint::kLookThenYield): the peer cannot run while we poll.
 #pragma once
 
 #include <array>
@@ -86,7 +86,7 @@ class Requests {
   p2p::PollHint hint() const {
     for (std::size_t i = checked_; i < count_; ++i) {
       if (mates_[i] != 0) {
-        return p2p::PollHint::kYieldAtOnce;
+        return p2p::PollHint::kLookThenYield;
       }
     }
     return p2p::PollHint::kAsUsual;

@@ -14,9 +14,9 @@ namespace shmpi::mpi {
 
 // Whether a receive or probe for `source` of `comm` waits for a sender
 // bound to this process's core (only while ranks outnumber cores): that
-// sender cannot run while we poll, so the wait yields at once
-// (p2p::PollHint::kYieldAtOnce), and the sender is noted so that the next
-// barrier lets it leave first, to send before we wait for it again
+// sender cannot run while we poll, so the wait yields after one look at
+// the rings (p2p::PollHint::kLookThenYield), and the sender is noted so that
+// the next barrier lets it leave first, to send before we wait for it again
 // (coll/core_mates.hpp). A wildcard source is never a core mate.
 inline bool note_if_mate_source(const Comm& comm, int source) {
   if (source < 0 || static_cast<std::size_t>(source) >= comm.slots.size()) {
@@ -31,7 +31,7 @@ inline bool note_if_mate_source(const Comm& comm, int source) {
 }
 
 inline p2p::PollHint mate_hint(bool from_mate) {
-  return from_mate ? p2p::PollHint::kYieldAtOnce : p2p::PollHint::kAsUsual;
+  return from_mate ? p2p::PollHint::kLookThenYield : p2p::PollHint::kAsUsual;
 }
 
 struct Operation {

@@ -13,8 +13,14 @@ enum class PollHint {
   // while the hint holds.
   kLonger,
   // The awaited rank shares our core, so it cannot run while we poll:
-  // yield after one look.
+  // yield at once. For conditions on the collective scratch area, which
+  // done() reads itself.
   kYieldAtOnce,
+  // The same for a message from that rank: one progress() pass first,
+  // since done() does not poll the rings and the mate may have sent
+  // before we got the core (a yield then hands the core back to it for
+  // a wait of its own).
+  kLookThenYield,
 };
 
 }  // namespace shmpi::p2p

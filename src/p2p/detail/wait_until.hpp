@@ -62,14 +62,12 @@ void Engine::wait_until(Done&& done, Hint&& hint) {
     }
     return false;
   };
-  if (first == PollHint::kYieldAtOnce) {
-    // One look first: the core mate may have sent before we got the core
-    // (done() alone does not poll the rings), and a yield would hand the
-    // core back to it for a whole wait of its own.
+  if (first == PollHint::kLookThenYield) {
     progress();
     if (done()) {
       return;
     }
+    first = PollHint::kYieldAtOnce;
   }
   for (;;) {
     if (first != PollHint::kYieldAtOnce && spin()) {
