@@ -51,8 +51,8 @@ p2p::PollHint poll_hint_for_member(Comm& comm, int awaited);
 // A point-to-point receive of this process waits for a message from
 // segment slot `slot`, bound to our core: the next round in which everyone
 // waits for everyone lets that sender leave first (leave_all_arrived).
-// Call only when shares_my_core(slot). Collective steps do not call it
-// (coll_requests.hpp says why).
+// Call only when shares_my_core(slot). Point-to-point receives and
+// collective steps' receives (mpi/coll_requests.hpp) call it.
 void note_mate_sender(std::uint32_t slot);
 
 // After a round in which every member waited for every other, this process

@@ -19,6 +19,7 @@
 #include "datatype/pack.hpp"
 #include "mpi/coll_common.hpp"
 #include "mpi/core.hpp"
+#include "mpi/p2p_common.hpp"
 #include "p2p/poll_hint.hpp"
 #include "p2p/request.hpp"
 
@@ -50,16 +51,14 @@ class Requests {
   Requests& operator=(Requests&&) = delete;
   void send(Comm& comm, int dest, int tag, const datatype::Layout& data) {
     SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
-    mates_[count_] = with_mate(comm, dest);
+    mates_[count_] = is_core_mate(comm, dest);
     start_coll_send(requests_[count_++], &comm, dest, tag, data);
   }
   void recv(Comm& comm, int source, int tag, const datatype::Layout& data) {
     SHMPI_ASSERT(count_ < capacity_, "more requests than planned");
-    // No note_mate_sender here: a collective's next step, not a barrier,
-    // follows the receive, and letting the sender leave the next world
-    // barrier first made an intercommunicator bcast at 4 and 8 ranks on 2
-    // cores 1.4-2.4x slower (docs/design.md#waiting).
-    mates_[count_] = with_mate(comm, source);
+    // Noted like a point-to-point receive, so that a mate sending to us
+    // leaves the next barrier first (docs/design.md#waiting).
+    mates_[count_] = note_if_mate_source(comm, source);
     start_coll_recv(requests_[count_++], &comm, source, tag, data);
   }
   bool done() {
@@ -95,13 +94,6 @@ class Requests {
   auto all() { return ::shmpi::coll::until(AllDone{this}); }
 
  private:
-  // Whether `peer` of `comm` (a remote member on an intercommunicator)
-  // shares this process's core.
-  static bool with_mate(const Comm& comm, int peer) {
-    return peer >= 0 && static_cast<std::size_t>(peer) < comm.slots.size() &&
-           ::shmpi::coll::shares_my_core(
-               comm.slots[static_cast<std::size_t>(peer)]);
-  }
   struct AllDone {
     Requests* requests;
     bool operator()() { return requests->done(); }

@@ -128,8 +128,8 @@ int sendrecv(const Operation& send_op, const Operation& recv_op,
                recv.complete.load(std::memory_order_acquire);
       },
       [&] {
-        // Yield at once only if what is still open waits for core mates
-        // (a send's peer_slot is set by setup_send).
+        // Yield (after one look) only if what is still open waits for core
+        // mates (a send's peer_slot is set by setup_send).
         const bool recv_mate =
             from_mate || recv.complete.load(std::memory_order_acquire);
         const bool send_mate = send.complete.load(std::memory_order_acquire) ||

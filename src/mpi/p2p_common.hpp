@@ -12,18 +12,36 @@
 
 namespace shmpi::mpi {
 
-// Whether a receive or probe for `source` of `comm` waits for a sender
-// bound to this process's core (only while ranks outnumber cores): that
-// sender cannot run while we poll, so the wait yields after one look at
-// the rings (p2p::PollHint::kLookThenYield), and the sender is noted so that
-// the next barrier lets it leave first, to send before we wait for it again
-// (coll/core_mates.hpp). A wildcard source is never a core mate.
-inline bool note_if_mate_source(const Comm& comm, int source) {
+// The segment slot of `source` of `comm` when it is bound to this process's
+// core (only while ranks outnumber cores), else kNoMateSlot. A wildcard
+// source is never a core mate.
+inline constexpr std::uint32_t kNoMateSlot = ~std::uint32_t{0};
+inline std::uint32_t mate_slot(const Comm& comm, int source) {
   if (source < 0 || static_cast<std::size_t>(source) >= comm.slots.size()) {
-    return false;
+    return kNoMateSlot;
   }
   const std::uint32_t slot = comm.slots[static_cast<std::size_t>(source)];
   if (!::shmpi::coll::shares_my_core(slot)) [[likely]] {
+    return kNoMateSlot;
+  }
+  return slot;
+}
+
+// Whether rank `peer` of `comm` is bound to this process's core: a wait
+// for a message from it, or for it to take ours, cannot be served while we
+// poll, so it yields after one look at the rings
+// (p2p::PollHint::kLookThenYield).
+inline bool is_core_mate(const Comm& comm, int peer) {
+  return mate_slot(comm, peer) != kNoMateSlot;
+}
+
+// is_core_mate(comm, source), and when it is, the sender is noted so that the
+// next barrier lets it leave first, to send before we wait for it again
+// (coll/core_mates.hpp). Called where a receive or probe starts (posted or
+// blocking), so that its wait need only ask is_core_mate.
+inline bool note_if_mate_source(const Comm& comm, int source) {
+  const std::uint32_t slot = mate_slot(comm, source);
+  if (slot == kNoMateSlot) [[likely]] {
     return false;
   }
   ::shmpi::coll::note_mate_sender(slot);

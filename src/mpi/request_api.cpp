@@ -42,8 +42,8 @@ bool is_complete(const p2p::Request& request) {
 // Whether waiting for point-to-point request `r` waits for a peer bound to
 // this process's core (asked only when ranks outnumber cores, and only for
 // a request that was not complete at once): such a peer cannot run while
-// we poll, so the wait yields at once. A receive also notes that sender,
-// so that it leaves the next barrier first (coll/core_mates.hpp).
+// we poll, so the wait yields after one look at the rings. A receive's
+// sender was noted when the receive was posted (start_request).
 bool waits_for_mate(const p2p::Request& r) {
   if (r.kind == p2p::RequestKind::kSend) {
     return coll::shares_my_core(r.peer_slot);
@@ -54,7 +54,7 @@ bool waits_for_mate(const p2p::Request& r) {
       r.pending_parts.load(std::memory_order_relaxed) != 0) {
     return false;
   }
-  return note_if_mate_source(*static_cast<Comm*>(r.comm), r.peer);
+  return is_core_mate(*static_cast<Comm*>(r.comm), r.peer);
 }
 
 p2p::PollHint wait_hint(const p2p::Request& r) {
