@@ -12,15 +12,15 @@
 
 namespace shmpi::mpi {
 
-// The segment slot of `source` of `comm` when it is bound to this process's
-// core (only while ranks outnumber cores), else kNoMateSlot. A wildcard
-// source is never a core mate.
+// The segment slot of rank `peer` of `comm` when it is bound to this
+// process's core (only while ranks outnumber cores), else kNoMateSlot. A
+// wildcard source or MPI_PROC_NULL is never a core mate.
 inline constexpr std::uint32_t kNoMateSlot = ~std::uint32_t{0};
-inline std::uint32_t mate_slot(const Comm& comm, int source) {
-  if (source < 0 || static_cast<std::size_t>(source) >= comm.slots.size()) {
+inline std::uint32_t mate_slot(const Comm& comm, int peer) {
+  if (peer < 0 || static_cast<std::size_t>(peer) >= comm.slots.size()) {
     return kNoMateSlot;
   }
-  const std::uint32_t slot = comm.slots[static_cast<std::size_t>(source)];
+  const std::uint32_t slot = comm.slots[static_cast<std::size_t>(peer)];
   if (!::shmpi::coll::shares_my_core(slot)) [[likely]] {
     return kNoMateSlot;
   }

@@ -61,9 +61,9 @@ p2p::PollHint wait_hint(const p2p::Request& r) {
   return mate_hint(waits_for_mate(r));
 }
 
-// The same for a wait for any of an array (Waitany, Waitsome): yield at
-// once only if every open request waits for a core mate, since one from
-// another core could complete while we poll.
+// The same for a wait for any of an array (Waitany, Waitsome): yield
+// (after one look) only if every open request waits for a core mate, since
+// one from another core could complete while we poll.
 p2p::PollHint any_hint(int count, MPI_Request requests[]) {
   bool any_open = false;
   for (int i = 0; i < count; ++i) {
