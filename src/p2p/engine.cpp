@@ -30,6 +30,10 @@ using shm_queues::Cell;
 namespace {
 constexpr int kErrTruncate = 15;  // MPI_ERR_TRUNCATE
 constexpr int kMaxMessagesPerPoll = 32;
+// How many cells past the next message poll_rings() asks for while it
+// drains a backlog (shm_queues::RingConsumer::read_ahead()). Measured with
+// 0-8 byte messages in windows of 64: 2 gains half of what 4-8 do.
+constexpr std::uint32_t kReadAheadCells = 6;
 }  // namespace
 
 Engine::Engine(const segment::Segment& segment, const EngineConfig& config)
@@ -286,6 +290,13 @@ bool Engine::poll_rings() {
         }
         default:
           SHMPI_UNREACHABLE("corrupt envelope in ring");
+      }
+      // From the second message of a poll on, the producer is ahead of us:
+      // ask for a later cell now, so that its line is on its way while we
+      // handle the messages before it. Not after the first: a consumer
+      // that keeps up would take lines the producer is owning ahead.
+      if (n >= 1) {
+        p.consumer.read_ahead(kReadAheadCells);
       }
     }
   }

@@ -212,6 +212,14 @@ class RingConsumer {
   const Cell& cell(std::uint32_t k) const noexcept {
     return cells_[(read_index_ + k) & mask_];
   }
+  // Asks for the line of the cell k past the next one, for reading: a
+  // backlog's cells sit in the producer's cache, and one miss after another
+  // costs a line transfer per message; asked for ahead, they overlap. Only
+  // while the producer is ahead (it may be writing that cell, or owning it
+  // ahead of writing; then the hint costs it a transfer).
+  void read_ahead(std::uint32_t k) const noexcept {
+    __builtin_prefetch(&cell(k), 0, 3);
+  }
   // Frees the `cells` cells of the message just consumed. Returns true if
   // the producer is waiting for room and must be woken.
   [[nodiscard]] bool release(std::uint32_t cells) noexcept {
