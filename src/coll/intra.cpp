@@ -79,14 +79,6 @@ constexpr bool descriptor_round(std::size_t bytes) {
   return bytes >= kDirectMin;
 }
 
-// Allgather(v) blocks of at most `most` bytes go in the small lane
-// (rounds.hpp) when members have cores of their own: one round in which
-// everyone writes a few bytes and waits for everyone. Every member knows
-// every block's size, so all decide alike.
-bool allgather_small_lane(const Comm& c, std::size_t most) {
-  return most <= kSmall && core_per_member(c);
-}
-
 // Bytes per piece when a round's area holds `pieces` pieces of blocks of
 // up to `most` bytes (alltoall: one per other member; scatter: one per
 // member). Blocks that fit one round sit side by side: a round's data then
@@ -102,13 +94,6 @@ std::size_t piece_bytes(const Comm& c, std::size_t most, std::size_t pieces) {
 // `in`'s area.
 std::size_t piece_index(std::size_t of, std::size_t in) {
   return of < in ? of : of - 1;
-}
-// Alltoall's round goes in the small lane (rounds.hpp) when a member's
-// pieces for all the others, of `most` bytes each, fit there together and
-// members have cores of their own (at two members: blocks of up to 8
-// bytes). Every member knows `most`, so all decide alike.
-bool alltoall_small_lane(const Comm& c, std::size_t most, std::size_t others) {
-  return most * others <= kSmall && core_per_member(c);
 }
 
 // Whether this member's copies in a call that writes `bytes` here go
@@ -257,17 +242,9 @@ std::uint64_t largest_block(const Blocks& blocks) {
 }
 
 // Packs `bytes` of `send` from packed offset `at` for the next round and
-// publishes the round, in the small lane when it fits there (rounds in
-// which every member writes the same number of bytes and then reads
-// everyone's: the choice is then the same on every member). Call after
-// writable().
+// publishes the round. Call after writable().
 void publish_share(Comm& c, const Layout& send, std::size_t at,
                    std::size_t bytes) {
-  if (bytes <= kSmall && core_per_member(c)) {
-    datatype::pack(send, at, write_small(c), bytes);
-    publish_small(c);
-    return;
-  }
   datatype::pack(send, at, write_area(c, bytes), bytes);
   publish(c);
 }
@@ -891,19 +868,13 @@ Task allgatherv(Comm& c, Layout send, Blocks blocks, bool in_place) {
   // What this member sends: its own block (from where it now is).
   const Layout& own = blocks[me];
   const std::size_t chunk = round_bytes(c, most);
-  const bool small = allgather_small_lane(c, most);
   for (std::size_t at = 0; at < most; at += chunk) {
     co_await writable(c);
-    if (small) {
-      datatype::pack(own, 0, write_small(c), own.bytes);
-      publish_small(c);
-    } else {
-      std::byte* area = write_area(c, chunk);
-      if (at < own.bytes) {
-        datatype::pack(own, at, area, std::min(chunk, own.bytes - at));
-      }
-      publish(c);
+    std::byte* area = write_area(c, chunk);
+    if (at < own.bytes) {
+      datatype::pack(own, at, area, std::min(chunk, own.bytes - at));
     }
+    publish(c);
     co_await all_arrived(c);
     for (int m = 0; m < c.size; ++m) {
       const Layout& block = blocks[static_cast<std::size_t>(m)];
@@ -1010,11 +981,10 @@ Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks, bool uniform) {
     }
   }
   const std::size_t others = members - 1;
-  const bool small = alltoall_small_lane(c, most, others);
-  const std::size_t piece = small ? most : piece_bytes(c, most, others);
+  const std::size_t piece = piece_bytes(c, most, others);
   for (std::size_t at = 0; at < most; at += piece) {
     co_await writable(c);
-    std::byte* area = small ? write_small(c) : write_area(c, piece * others);
+    std::byte* area = write_area(c, piece * others);
     for (std::size_t j = 0; j < members; ++j) {
       const Layout& block = send_blocks[j];
       if (j != me && at < block.bytes) {
@@ -1022,11 +992,7 @@ Task alltoallv(Comm& c, Blocks send_blocks, Blocks recv_blocks, bool uniform) {
                        std::min(piece, block.bytes - at));
       }
     }
-    if (small) {
-      publish_small(c);
-    } else {
-      publish(c);
-    }
+    publish(c);
     // This round's part of the own block, while the others publish theirs
     // (most >= own.bytes, so the rounds cover it all).
     if (copy_own && at < own.bytes) {
@@ -1473,16 +1439,16 @@ bool scan_now(Comm& c, const Layout& send, const Layout& recv,
   return true;
 }
 
-bool allreduce_small_fits(Comm& c) {
-  return c.size >= 2 && core_per_member(c) && !spans_numa_nodes(c);
+bool allreduce_small_fits(Comm& c, std::size_t bytes) {
+  return c.size >= 2 && bytes <= inline_bytes(c) && !spans_numa_nodes(c);
 }
 
 void allreduce_small_now(Comm& c, const void* send, void* recv,
                          std::size_t bytes, std::size_t count,
                          datatype::ReduceFn reduce) {
   wait_for([&c] { return writable_now(c); });
-  std::memcpy(write_small(c), send, bytes);
-  publish_small(c);
+  std::memcpy(write_area(c, bytes), send, bytes);
+  publish(c);
   wait_everyone(c);
   // fold()'s order: the last member's value, then each lower member's
   // folded in from the left.
@@ -1509,13 +1475,8 @@ bool allgather_now(Comm& c, const std::byte* send, std::byte* recv,
   // allgatherv()'s one round, straight through.
   const std::byte* mine = send != nullptr ? send : own;
   wait_for([&c] { return writable_now(c); });
-  if (allgather_small_lane(c, block)) {
-    std::memcpy(write_small(c), mine, block);
-    publish_small(c);
-  } else {
-    std::memcpy(write_area(c, block), mine, block);
-    publish(c);
-  }
+  std::memcpy(write_area(c, block), mine, block);
+  publish(c);
   // The own block while the others publish theirs.
   if (send != nullptr) {
     std::memcpy(own, send, block);
@@ -1542,23 +1503,18 @@ bool alltoall_now(Comm& c, const std::byte* send, std::byte* recv,
   }
   // alltoallv's rounds for blocks of this size: only one of them here, and
   // not its direct path.
-  const bool small = alltoall_small_lane(c, block, others);
-  const std::size_t piece = small ? block : piece_bytes(c, block, others);
+  const std::size_t piece = piece_bytes(c, block, others);
   if (block > piece || descriptor_round(block)) {
     return false;
   }
   wait_for([&c] { return writable_now(c); });
-  std::byte* area = small ? write_small(c) : write_area(c, piece * others);
+  std::byte* area = write_area(c, piece * others);
   for (std::size_t j = 0; j < members; ++j) {
     if (j != me) {
       std::memcpy(area + piece_index(j, me) * piece, send + j * block, block);
     }
   }
-  if (small) {
-    publish_small(c);
-  } else {
-    publish(c);
-  }
+  publish(c);
   // The own block while the others publish theirs.
   if (send != recv) {
     std::memcpy(recv + me * block, send + me * block, block);

@@ -79,15 +79,16 @@ bool reduce_scatter_block_now(Comm& c, const Layout& send, const Layout& recv,
 bool scan_now(Comm& c, const Layout& send, const Layout& recv,
               const TypeArg& type, const OpArg& op, std::size_t count,
               bool exclusive);
-// True when allreduce_small_now() applies to `c`: two or more members, a
-// core each, no NUMA hierarchy (the same answer on every member).
-bool allreduce_small_fits(Comm& c);
+// True when allreduce_small_now() applies to `c` for `bytes` of data: two
+// or more members, data that fits inline in a slot, no NUMA hierarchy (the
+// same answer on every member).
+bool allreduce_small_fits(Comm& c, std::size_t bytes);
 // MPI_Allreduce of `count` elements of one predefined type (`bytes` in
-// all, 0 < bytes <= kSmall) with a predefined operation's `reduce`, on a
-// communicator where allreduce_small_fits(): one round in the small lane,
-// folded as allreduce() folds, straight into `recv` (`send` == `recv`: in
-// place). The block must be attached and no nonblocking collective
-// pending, as for the other direct paths.
+// all, 0 < bytes) with a predefined operation's `reduce`, on a
+// communicator where allreduce_small_fits(): allreduce()'s one inline
+// round, folded as allreduce() folds, straight into `recv` (`send` ==
+// `recv`: in place). The block must be attached and no nonblocking
+// collective pending, as for the other direct paths.
 void allreduce_small_now(Comm& c, const void* send, void* recv,
                          std::size_t bytes, std::size_t count,
                          datatype::ReduceFn reduce);

@@ -129,7 +129,7 @@ CollSlot& member_slot(Comm& comm, int m, std::uint64_t round) {
 // m has published r) or of its arrival entry of r's parity (likewise),
 // whichever is at least r; below r while m has not published r. A word w
 // of m's means m has published every round up to w. Acquire on both:
-// pairs with the member's release in publish() or publish_small(); its
+// pairs with the member's release in publish() or arrive(); its
 // data for w, and its reads of older rounds, happened before. The place
 // this member used for r is looked at first: the others chose alike.
 std::uint64_t published_word(Comm& comm, int m, std::uint64_t r) {
@@ -389,29 +389,19 @@ std::size_t inline_bytes(const Comm& comm) {
   return core_per_member(comm) ? kInlineFirstLine : kInline;
 }
 
-std::byte* write_small(Comm& comm) {
-  return arrival_entry(comm, comm.rank, comm.shared->round + 1).value;
-}
-
-void publish_small(Comm& comm) {
+void arrive(Comm& comm) {
+  if (!core_per_member(comm)) {
+    publish(comm);
+    return;
+  }
+  // The small lane.
   order_reads_before_frees();
   const std::uint64_t next = ++comm.shared->round;
   comm.shared->small_round = next;
-  // Release: this round's value (and our reads of older rounds) before its
-  // round number.
+  // Release: our reads of older rounds before the round number.
   arrival_entry(comm, comm.rank, next)
       .round.store(next, std::memory_order_release);
   wake_after(comm, next, false);
-}
-
-void arrive(Comm& comm) {
-  if (core_per_member(comm)) {
-    // The entry's value is left alone: a slow reader of the round two
-    // before may still be reading it.
-    publish_small(comm);
-  } else {
-    publish(comm);
-  }
 }
 
 bool arrived(Comm& comm, int m) {
@@ -479,11 +469,7 @@ void prefetch_slots(Comm& comm, int first, int last, std::uint64_t ahead) {
 }
 
 const std::byte* data_of(Comm& comm, int m) {
-  const std::uint64_t round = comm.shared->round;
-  if (comm.shared->small_round == round) {
-    return arrival_entry(comm, m, round).value;  // every member used it
-  }
-  const CollSlot& slot = member_slot(comm, m, round);
+  const CollSlot& slot = member_slot(comm, m, comm.shared->round);
   return slot.where == 0 ? slot.data : member_heap_data(slot.where);
 }
 

@@ -56,27 +56,21 @@ void publish(Comm& comm, bool others_wait_on_me = false);
 // this one alone (a large scan's next member): wakes `waiter` if it
 // sleeps, and everyone once the round is complete. -1: no one waits.
 void publish_to(Comm& comm, int waiter);
-// The small lane (scratch/comm_block.hpp, arrival entries): rounds in
-// which every member writes at most kSmall bytes and waits for everyone,
-// published in a line shared by up to four members instead of each in its
-// own slot. Used when core_per_member(): with more members than cores,
-// the shared line made 4-rank barriers 10-20% slower. Every member decides
-// alike (it depends on the communicator and the round's size only): in a
-// round this member published in the small lane, data_of() reads every
-// member's entry. Waits accept either place.
-inline constexpr std::size_t kSmall = scratch::ArrivalEntry::kBytes;
 // True when the communicator has no more members than the machine has
 // CPUs: the same answer on every member, so algorithms may choose by it.
 bool core_per_member(const Comm& comm);
-// Where this member writes its kSmall bytes for the next round (after
-// writable()), and the publish of that round.
-std::byte* write_small(Comm& comm);
-void publish_small(Comm& comm);
 // Publishes the next round as a barrier round: no data, everyone waits for
-// everyone. The small lane when core_per_member(), else the slot. Members that
-// only read in a rooted round (a broadcast's readers) use their slot: there
-// the shared line would travel to them and back to the root on every call
-// (measured: 8-byte broadcasts 10-40% slower at two ranks).
+// everyone. When core_per_member(), in the small lane (scratch/
+// comm_block.hpp, arrival entries): the round word in a line shared by up
+// to four members instead of each in its own slot; else the slot. With
+// more members than cores the shared line made 4-rank barriers 10-20%
+// slower. Rounds with data use the slots: a member's work between seeing
+// the others' round and publishing its next one costs a shared line more
+// than two lines, and at two ranks 8-byte allreduces were 8-17% slower in
+// it (docs/bench.md, stop 40). Members that only read in a rooted round (a
+// broadcast's readers) use their slot too: there the shared line would
+// travel to them and back to the root on every call (measured: 8-byte
+// broadcasts 10-40% slower at two ranks). Waits accept either place.
 void arrive(Comm& comm);
 // The current round (the last one this member published).
 inline std::uint64_t round(const Comm& comm) { return comm.shared->round; }

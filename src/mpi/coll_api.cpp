@@ -231,19 +231,19 @@ int do_reduce(const void* sendbuf, void* recvbuf, MPI_Count count,
 }
 
 // MPI_Allreduce's common small case: a blocking call on an
-// intracommunicator with at most algo::kSmall bytes of a predefined type,
-// a predefined operation defined on it and non-null buffers, so every
-// argument check passes by construction: the small lane straight through
-// (algo::allreduce_small_now). As alltoall_now(): *done false, having done
-// nothing, when it does not apply or an argument is wrong; the general
-// path then runs (and reports the error).
+// intracommunicator with data of a predefined type that fits inline in a
+// slot, a predefined operation defined on it and non-null buffers, so
+// every argument check passes by construction: allreduce()'s one round
+// straight through (algo::allreduce_small_now). As alltoall_now(): *done
+// false, having done nothing, when it does not apply or an argument is
+// wrong; the general path then runs (and reports the error).
 int allreduce_small(Comm* c, const void* sendbuf, void* recvbuf,
                     MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                     const char* fn, bool* done) {
   *done = false;
   const datatype::BasicType* basic = find_type(datatype);
   if (basic == nullptr || count <= 0 ||
-      count > static_cast<MPI_Count>(algo::kSmall) || sendbuf == nullptr ||
+      count > static_cast<MPI_Count>(algo::kInline) || sendbuf == nullptr ||
       recvbuf == nullptr || recvbuf == MPI_IN_PLACE) {
     return MPI_SUCCESS;
   }
@@ -251,8 +251,7 @@ int allreduce_small(Comm* c, const void* sendbuf, void* recvbuf,
   const std::size_t bytes = n * static_cast<std::size_t>(basic->extent);
   const datatype::ReduceFn reduce = datatype::reduction_kernel(
       datatype::op_from_handle(reinterpret_cast<std::uintptr_t>(op)), *basic);
-  if (bytes > algo::kSmall || reduce == nullptr ||
-      !algo::allreduce_small_fits(*c)) {
+  if (reduce == nullptr || !algo::allreduce_small_fits(*c, bytes)) {
     return MPI_SUCCESS;
   }
   *done = true;

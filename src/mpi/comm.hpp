@@ -52,8 +52,9 @@ struct CommShared {
   std::atomic<std::uint64_t>* bulk = nullptr;      // the block's bulk words
   scratch::ArrivalEntry* arrivals = nullptr;       // and its arrival entries
   std::atomic<std::uint64_t>* progress = nullptr;  // and progress words
-  // The last round this process published in the small lane: data_of()
-  // reads every member's entry in it (members choose the lane alike).
+  // The last round this process published in the small lane (a barrier
+  // round, coll/rounds.hpp: arrive()): waits look at the members' arrival
+  // entries first in it (members choose the lane alike).
   std::uint64_t small_round = 0;
   // This member's bulk buffers (coll/rounds.cpp: write_area): rounds that
   // wrote one take the next buffer of the ring, whatever rounds without

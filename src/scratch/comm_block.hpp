@@ -107,12 +107,13 @@ struct alignas(kFalseSharingRange) CollSlot {
 static_assert(sizeof(CollSlot) == sizeof(MemberSlot));
 static_assert(offsetof(CollSlot, round) == offsetof(MemberSlot, round));
 
-// A member's word and data for a round with at most 8 bytes, packed with
-// the other members' (see CommBlock).
+// A member's word for a barrier round, packed with the other members'
+// (see CommBlock). Padded to 16 bytes: two members to a line and four to a
+// line pair, the layout barriers were measured with (the padding held
+// 8 bytes of data until stop 40, docs/bench.md).
 struct ArrivalEntry {
   std::atomic<std::uint64_t> round;  // released last, as in a slot
-  std::byte value[8];
-  static constexpr std::size_t kBytes = sizeof(value);
+  std::byte padding[8];
 };
 static_assert(sizeof(ArrivalEntry) == 16 && alignof(ArrivalEntry) == 8);
 static_assert(kFalseSharingRange % (2 * sizeof(ArrivalEntry)) == 0,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// MPI 4.0 §6.9.6: MPI_ALLREDUCE, for totals of at most 8 bytes, which shmpi
-// runs in one round of its small lane when every member has a core: every
-// predefined operation on every predefined datatype whose elements fit, at
-// every count that keeps the total within 8 bytes, in place and not.
+// MPI 4.0 §6.9.6: MPI_ALLREDUCE, for totals that fit a collective slot
+// inline, which shmpi runs in one round straight through: every predefined
+// operation on every predefined datatype whose elements fit, at every
+// count that keeps the total within 64 bytes and at the counts on either
+// side of the slot's room (48 bytes when every member has a core, 368 when
+// they share cores), in place and not.
 //
 // Odd ranks describe their buffers with a contiguous derived datatype of
 // one element instead of the predefined one (the same type signature), so
@@ -17,7 +19,12 @@
 // (MPICH refuses MPI_SUM on it with MPI_ERR_OP).
 #include "mt_reduce.h"
 
-enum { kSmallBytes = 8 };
+enum {
+  kEveryCountBytes = 64,  // every count up to this total
+  kMostBytes = 400,       // totals tested, at most
+};
+// Totals at which the slot's room ends (coll/rounds.hpp, inline_bytes).
+static const long kRooms[] = {48, 368};
 
 // The datatype this rank passes for `count` elements of `t`: the
 // predefined one on even ranks, a contiguous type of one element on odd
@@ -35,7 +42,7 @@ static MPI_Datatype rank_type(const MtType* t, int rank) {
 static void check_same_everywhere(const void* result, size_t bytes,
                                   MPI_Comm comm, const char* what,
                                   const MtType* t, const MtOp* op, long count) {
-  unsigned char from_root[64];
+  unsigned char from_root[kMostBytes];
   memcpy(from_root, result, bytes);
   MPI_Bcast(from_root, (int)bytes, MPI_BYTE, 0, comm);
   MT_CHECK(memcmp(from_root, result, bytes) == 0,
@@ -47,8 +54,8 @@ static void run_case(MPI_Comm comm, const MtType* t, const MtOp* op, long count,
                      int in_place, int with_pending) {
   const int rank = mt_rank();
   const int size = mt_size();
-  unsigned char send[64];
-  unsigned char recv[64];
+  unsigned char send[kMostBytes];
+  unsigned char recv[kMostBytes];
   mt_reduce_fill(send, t, op->op, rank, size, count);
   memset(recv, 0x5A, sizeof recv);
   unsigned char* target = in_place ? send : recv;
@@ -80,17 +87,32 @@ int main(int argc, char** argv) {
   const int type_count = mt_reduce_types(types);
   int case_index = 0;
   for (int t = 0; t < type_count; ++t) {
-    if (types[t].size > kSmallBytes) {
+    const long size = (long)types[t].size;
+    if (size > kEveryCountBytes) {
       continue;
+    }
+    // Every count up to kEveryCountBytes, then the counts just below and
+    // just above each room (ascending, none twice).
+    long counts[kEveryCountBytes + 8];
+    int n = 0;
+    for (long count = 1; count * size <= kEveryCountBytes; ++count) {
+      counts[n++] = count;
+    }
+    for (size_t r = 0; r < sizeof kRooms / sizeof kRooms[0]; ++r) {
+      for (long count = kRooms[r] / size; count <= kRooms[r] / size + 1;
+           ++count) {
+        if (count > counts[n - 1] && count * size <= kMostBytes) {
+          counts[n++] = count;
+        }
+      }
     }
     MtOp ops[kMtMaxOps];
     const int op_count = mt_reduce_ops(types[t].kind, ops);
     for (int o = 0; o < op_count; ++o) {
-      for (long count = 1; count * (long)types[t].size <= kSmallBytes;
-           ++count, ++case_index) {
+      for (int i = 0; i < n; ++i, ++case_index) {
         const int in_place = case_index % 2;
-        run_case(MPI_COMM_WORLD, &types[t], &ops[o], count, in_place, 0);
-        run_case(dup, &types[t], &ops[o], count, !in_place,
+        run_case(MPI_COMM_WORLD, &types[t], &ops[o], counts[i], in_place, 0);
+        run_case(dup, &types[t], &ops[o], counts[i], !in_place,
                  case_index % 7 == 0);
       }
     }
