@@ -154,9 +154,9 @@ std::size_t inline_bytes(const Comm& comm);
 // The same for data that goes to a bulk buffer: rounds with bulk data take
 // this member's buffers in turn, so the next one was last written a ring's
 // length of such rounds before, and a member that only writes may run up
-// to ring - 1 of them ahead. After publishing such a round, a member with
-// a core of its own asks for the lines of its next buffer (PREFETCHW)
-// once its readers are known to be done with it.
+// to ring - 1 of them ahead. After publishing such a round, a member asks
+// for the lines of its next buffer (PREFETCHW) once its readers are known
+// to be done with it.
 bool writable_bulk_now(Comm& comm);
 
 // Waits until this member may write `bytes` for the next round: the
